@@ -1,0 +1,195 @@
+//! Backends, one file each with the same function names (`decode`,
+//! `decode_unchecked`, `encode`) over a 16-byte window, in the layout of
+//! memchr's `arch/`:
+//!
+//! * [`scalar`]: the reference; portable, no `unsafe`.
+//! * `x86_64::ssse3`: one 16-byte vector per varint (`pmovmskb` for the
+//!   length, `pmaddubsw`/`pmaddwd` to merge the 7-bit groups).
+//! * `x86_64::bmi2`: the scalar control flow with `PEXT`/`PDEP`.
+//!
+//! The single-value API picks one at **compile time** (`selected`), because
+//! an indirect call would cost more than the work. The per-backend types
+//! ([`Scalar`], `x86_64::{Ssse3, Bmi2}`) make every backend callable from
+//! tests and benchmarks whatever the build's choice; their `new()` checks
+//! the running CPU.
+
+pub mod scalar;
+#[cfg(target_arch = "x86_64")]
+pub mod x86_64;
+
+/// Generates the safe methods of a per-backend type from its kernels.
+/// `$enabled` is an expression proving the CPU supports the backend (it is
+/// only evaluated in `new()`).
+macro_rules! backend_type {
+    ($(#[$doc:meta])* $name:ident, $kernels:path, enabled: $enabled:expr) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy)]
+        pub struct $name {
+            _cpu_supports_it: (),
+        }
+
+        impl $name {
+            /// Returns the backend if the running CPU supports it.
+            #[inline]
+            pub fn new() -> Option<Self> {
+                if $enabled {
+                    Some(Self { _cpu_supports_it: () })
+                } else {
+                    None
+                }
+            }
+
+            /// [`decode`](crate::decode) through this backend.
+            #[inline]
+            pub fn decode<T: $crate::VarInt>(
+                self,
+                input: &[u8],
+            ) -> Result<(T, usize), $crate::DecodeError> {
+                use $kernels as kernels;
+                // SAFETY: `self` exists only if `new()` found the CPU features.
+                $crate::decode::decode_with(input, |window| unsafe { kernels::decode(window) })
+            }
+
+            /// [`decode_unchecked`](crate::decode_unchecked) through this backend.
+            ///
+            /// # Safety
+            /// As for [`decode_unchecked`](crate::decode_unchecked): `ptr`
+            /// must be valid for reads of 16 initialized bytes.
+            #[inline]
+            pub unsafe fn decode_unchecked<T: $crate::VarInt>(self, ptr: *const u8) -> (T, usize) {
+                use $kernels as kernels;
+                // SAFETY: 16 readable bytes at `ptr` (caller); the CPU
+                // features were checked when `self` was made.
+                unsafe { kernels::decode_unchecked(&ptr.cast::<[u8; 16]>().read_unaligned()) }
+            }
+
+            /// [`encode`](crate::encode) through this backend.
+            #[inline]
+            pub fn encode<T: $crate::VarInt>(self, value: T) -> ([u8; 16], u8) {
+                use $kernels as kernels;
+                let mut out = [0u8; 16];
+                // SAFETY: `self` exists only if `new()` found the CPU features.
+                let len = unsafe { kernels::encode(value, &mut out) };
+                (out, len as u8)
+            }
+
+            /// [`encode_to_slice`](crate::encode_to_slice) through this backend.
+            ///
+            /// # Panics
+            /// If `out` is shorter than the varint.
+            #[inline]
+            pub fn encode_to_slice<T: $crate::VarInt>(self, value: T, out: &mut [u8]) -> usize {
+                use $kernels as kernels;
+                // SAFETY: `self` exists only if `new()` found the CPU features.
+                $crate::encode::encode_to_slice_with(out, |window| unsafe {
+                    kernels::encode(value, window)
+                })
+            }
+        }
+    };
+}
+pub(crate) use backend_type;
+
+/// Unsafe-signature wrappers around the safe scalar kernels, so that
+/// `backend_type!` treats every backend alike.
+mod scalar_kernels {
+    use crate::{DecodeError, VarInt};
+
+    /// # Safety
+    /// None: the scalar kernel is safe; `unsafe` only matches the SIMD kernels.
+    #[inline(always)]
+    pub unsafe fn decode<T: VarInt>(window: &[u8; 16]) -> Result<(T, usize), DecodeError> {
+        super::scalar::decode(window)
+    }
+    /// # Safety
+    /// None, as for `decode`.
+    #[inline(always)]
+    pub unsafe fn decode_unchecked<T: VarInt>(window: &[u8; 16]) -> (T, usize) {
+        super::scalar::decode_unchecked(window)
+    }
+    /// # Safety
+    /// None, as for `decode`.
+    #[inline(always)]
+    pub unsafe fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {
+        super::scalar::encode(value, out)
+    }
+}
+
+backend_type!(
+    /// The portable scalar backend, the reference every other one is tested
+    /// against. Always available.
+    ///
+    /// ```
+    /// use varint_turbo::arch::Scalar;
+    /// let scalar = Scalar::new().unwrap();
+    /// assert_eq!(scalar.decode::<u64>(&[0x96, 0x01]), Ok((150, 2)));
+    /// ```
+    Scalar,
+    scalar_kernels,
+    enabled: true
+);
+
+/// The compile-time choice for the single-value API.
+///
+/// BMI2 when the build enables it and the build script did not find PDEP
+/// microcoded (`varint_turbo_slow_pdep`); otherwise scalar. The SSSE3
+/// kernels are not selected for single values: on every CPU measured (see
+/// README) the scalar word-at-a-time code is at least as fast, because the
+/// vector path's latency (load, `pmovmskb`, two multiply-adds, two moves
+/// back) exceeds three shift-and-mask steps.
+/// `--cfg varint_turbo_force_scalar` compiles every SIMD path out.
+pub(crate) mod selected {
+    #[allow(unused_imports)]
+    use crate::{DecodeError, VarInt};
+
+    cfg_if::cfg_if! {
+        if #[cfg(all(
+            target_arch = "x86_64",
+            target_feature = "bmi2",
+            not(varint_turbo_slow_pdep),
+            not(varint_turbo_force_scalar)
+        ))] {
+            use super::x86_64::bmi2 as kernels;
+
+            #[inline(always)]
+            pub fn decode<T: VarInt>(window: &[u8; 16]) -> Result<(T, usize), DecodeError> {
+                // SAFETY: BMI2 is enabled for the whole build (cfg above).
+                unsafe { kernels::decode(window) }
+            }
+            #[inline(always)]
+            pub fn decode_unchecked<T: VarInt>(window: &[u8; 16]) -> (T, usize) {
+                // SAFETY: BMI2 is enabled for the whole build (cfg above).
+                unsafe { kernels::decode_unchecked(window) }
+            }
+            #[inline(always)]
+            pub fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {
+                // SAFETY: BMI2 is enabled for the whole build (cfg above).
+                unsafe { kernels::encode(value, out) }
+            }
+        } else {
+            pub use super::scalar::{decode, decode_unchecked, encode};
+        }
+    }
+
+    /// The backend's name, for tests and the demo.
+    pub const NAME: &str = if cfg!(all(
+        target_arch = "x86_64",
+        target_feature = "bmi2",
+        not(varint_turbo_slow_pdep),
+        not(varint_turbo_force_scalar)
+    )) {
+        "bmi2"
+    } else {
+        "scalar"
+    };
+}
+
+/// The name of the backend the single-value functions ([`decode`](crate::decode),
+/// [`encode`](crate::encode), ...) were compiled to use: `"scalar"` or `"bmi2"`.
+///
+/// ```
+/// println!("single-value backend: {}", varint_turbo::single_value_backend());
+/// ```
+pub fn single_value_backend() -> &'static str {
+    selected::NAME
+}

@@ -1,0 +1,197 @@
+//! The portable reference backend: plain integer code, no `unsafe`.
+//!
+//! It is the specification every other backend is tested against, and it is
+//! what a default build (x86-64 baseline, or any non-x86 target) runs, so it
+//! is written to be fast too:
+//!
+//! * **decode** loads the first 8 bytes as one little-endian `u64`. The
+//!   first byte without a continuation bit is the lowest set bit of
+//!   `!word & 0x8080..80` (one `tzcnt`/`bsf`), which gives the length without
+//!   a byte loop. The 7-bit groups are then packed together with three
+//!   shift-and-mask steps (8x7 -> 4x14 -> 2x28 -> 1x56 bits), the portable
+//!   form of BMI2 `PEXT`. Only 9- and 10-byte varints (values >= 2^56) look
+//!   at bytes 8 and 9. A 1-byte fast path returns before all this, because
+//!   most varints in real protobuf data are a single byte.
+//! * **encode** is the inverse: three steps spread the value into 7-bit
+//!   groups, one OR adds the continuation bits of all but the last byte, one
+//!   8-byte store writes them.
+//! * **encoded_len** is Go protobuf's `SizeVarint`: `(9 * bit_length + 64) / 64`,
+//!   branch-free.
+//!
+//! Loading the word with `u64::from_le_bytes` keeps the code endian-correct
+//! on big-endian targets (it compiles to a plain load on little-endian ones).
+
+use crate::varint::{narrow, VarInt};
+use crate::DecodeError;
+
+/// The continuation bit of every byte of a `u64`.
+pub(crate) const CONTINUATION_BITS: u64 = 0x8080_8080_8080_8080;
+/// The 7 payload bits of every byte of a `u64`.
+pub(crate) const PAYLOAD_BITS: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+
+/// Packs the low 7 bits of each of the 8 bytes of `x` (whose bit 7 of every
+/// byte must be clear) into the low 56 bits: a portable `PEXT` with mask
+/// `0x7f7f..7f`. Each step halves the number of groups and doubles their width.
+#[inline(always)]
+pub(crate) fn pack_7bit_groups(x: u64) -> u64 {
+    // 8 groups of 7 bits in 8-bit slots -> 4 groups of 14 bits in 16-bit slots.
+    let x = (x & 0x007f_007f_007f_007f) | ((x & 0x7f00_7f00_7f00_7f00) >> 1);
+    // -> 2 groups of 28 bits in 32-bit slots.
+    let x = (x & 0x0000_3fff_0000_3fff) | ((x & 0x3fff_0000_3fff_0000) >> 2);
+    // -> 1 group of 56 bits.
+    (x & 0x0000_0000_0fff_ffff) | ((x & 0x0fff_ffff_0000_0000) >> 4)
+}
+
+/// Inverse of [`pack_7bit_groups`] for a value below 2^56: puts bits
+/// `7i..7i+7` into byte `i`, a portable `PDEP` with mask `0x7f7f..7f`.
+#[inline(always)]
+pub(crate) fn spread_7bit_groups(x: u64) -> u64 {
+    let x = (x & 0x0000_0000_0fff_ffff) | ((x & 0x00ff_ffff_f000_0000) << 4);
+    let x = (x & 0x0000_3fff_0000_3fff) | ((x & 0x0fff_c000_0fff_c000) << 2);
+    (x & 0x007f_007f_007f_007f) | ((x & 0x3f80_3f80_3f80_3f80) << 1)
+}
+
+/// The decode body shared by the scalar and BMI2 backends; they differ only
+/// in how the 7-bit groups of the first 8 bytes are packed
+/// (`pack(word, keep)` must return the payload bits of `word & keep`, packed).
+///
+/// `window` holds the first 16 bytes of the input, zero-padded if the input
+/// is shorter; the returned length may then exceed the input, which the
+/// caller reports as [`DecodeError::Truncated`].
+#[inline(always)]
+pub(crate) fn decode_with<T: VarInt>(
+    window: &[u8; 16],
+    pack: impl Fn(u64, u64) -> u64,
+) -> Result<(T, usize), DecodeError> {
+    let first = window[0];
+    if first < 0x80 {
+        // Any type holds 7 bits.
+        return narrow(u64::from(first), 1);
+    }
+    let word = first_word(window);
+    let stops = !word & CONTINUATION_BITS;
+    if stops != 0 {
+        // `stops ^ (stops - 1)` sets every bit up to and including the first
+        // stop bit: exactly the bytes of this varint.
+        let len = stops.trailing_zeros() as usize / 8 + 1;
+        narrow(pack(word, stops ^ (stops - 1)), len)
+    } else {
+        decode_long(window, pack(word, u64::MAX))
+    }
+}
+
+/// Bytes 8 and 9 of a varint whose first 8 bytes all continue (value >= 2^56).
+/// `low` is the packed payload of the first 8 bytes.
+#[inline(always)]
+fn decode_long<T: VarInt>(window: &[u8; 16], low: u64) -> Result<(T, usize), DecodeError> {
+    if T::MAX_LEN <= 8 {
+        // Constant-folded: for types narrower than u64, 8 continuing bytes
+        // are already longer than MAX_LEN.
+        return Err(DecodeError::Overflow);
+    }
+    let ninth = u64::from(window[8]);
+    if ninth < 0x80 {
+        return narrow(low | ninth << 56, 9);
+    }
+    // Go protowire: a 10th byte of 0x00/0x01 completes the value (bit 63);
+    // anything larger, with or without a continuation bit, overflows.
+    let tenth = u64::from(window[9]);
+    if tenth > 1 {
+        return Err(DecodeError::Overflow);
+    }
+    narrow(low | (ninth & 0x7f) << 56 | tenth << 63, 10)
+}
+
+/// The first 8 bytes as a little-endian word, on every target endianness.
+#[inline(always)]
+pub(crate) fn first_word(window: &[u8; 16]) -> u64 {
+    let mut bytes = [0u8; 8];
+    bytes.copy_from_slice(&window[..8]);
+    u64::from_le_bytes(bytes)
+}
+
+/// Decodes the varint at the start of `window` (see [`decode_with`]).
+#[inline]
+pub fn decode<T: VarInt>(window: &[u8; 16]) -> Result<(T, usize), DecodeError> {
+    decode_with(window, |word, keep| pack_7bit_groups(word & keep & PAYLOAD_BITS))
+}
+
+/// Decodes without validation: for a valid varint the same as [`decode`];
+/// otherwise an unspecified value and a length in `1..=T::MAX_LEN`.
+#[inline]
+pub fn decode_unchecked<T: VarInt>(window: &[u8; 16]) -> (T, usize) {
+    decode_unchecked_with(window, |word, keep| pack_7bit_groups(word & keep & PAYLOAD_BITS))
+}
+
+/// The unchecked body shared by the scalar and BMI2 backends.
+#[inline(always)]
+pub(crate) fn decode_unchecked_with<T: VarInt>(
+    window: &[u8; 16],
+    pack: impl Fn(u64, u64) -> u64,
+) -> (T, usize) {
+    let first = window[0];
+    if first < 0x80 {
+        return (T::from_u64_unchecked(u64::from(first)), 1);
+    }
+    let word = first_word(window);
+    let stops = !word & CONTINUATION_BITS;
+    let (value, len) = if stops != 0 {
+        let len = stops.trailing_zeros() as usize / 8 + 1;
+        (pack(word, stops ^ (stops - 1)), len)
+    } else if T::MAX_LEN <= 8 {
+        (0, T::MAX_LEN)
+    } else {
+        let low = pack(word, u64::MAX);
+        let ninth = u64::from(window[8]);
+        if ninth < 0x80 {
+            (low | ninth << 56, 9)
+        } else {
+            (low | (ninth & 0x7f) << 56 | u64::from(window[9]) << 63, 10)
+        }
+    };
+    (T::from_u64_unchecked(value), len.min(T::MAX_LEN))
+}
+
+/// Encodes `value` into the start of `out`; returns the length (1..=10).
+/// Bytes of `out` past the length may be overwritten with unspecified data.
+#[inline]
+pub fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {
+    encode_with(value.to_u64(), out, spread_7bit_groups)
+}
+
+/// The encode body shared by the scalar and BMI2 backends; they differ in
+/// how a value below 2^56 is spread into 7-bit groups.
+#[inline(always)]
+pub(crate) fn encode_with(value: u64, out: &mut [u8; 16], spread: impl Fn(u64) -> u64) -> usize {
+    if value < 0x80 {
+        out[0] = value as u8;
+        return 1;
+    }
+    let len = encoded_len(value);
+    if len <= 8 {
+        // Continuation bits on every byte before the last one; 8 * (len - 1)
+        // is at most 56, so the shift cannot overflow.
+        let continuation = CONTINUATION_BITS & ((1u64 << (8 * (len - 1))) - 1);
+        out[..8].copy_from_slice(&(spread(value) | continuation).to_le_bytes());
+    } else {
+        let low = spread(value & ((1 << 56) - 1)) | CONTINUATION_BITS;
+        out[..8].copy_from_slice(&low.to_le_bytes());
+        // The top 8 bits: byte 8 carries 7 of them, byte 9 the last one. Bit 7
+        // of `high` is set exactly when there is a 10th byte, so it doubles as
+        // byte 8's continuation bit.
+        let high = value >> 56;
+        out[8] = high as u8;
+        out[9] = (high >> 7) as u8;
+    }
+    len
+}
+
+/// Number of bytes [`encode`] writes for `value`: Go protobuf's `SizeVarint`,
+/// `(9 * bit_length + 64) / 64`, which rounds `bit_length / 7` up without a
+/// division or branch. `value | 1` makes 0 count as one bit, so the
+/// leading-zero count never sees 0 (avoiding `bsr`'s zero case on baseline x86-64).
+#[inline(always)]
+pub fn encoded_len(value: u64) -> usize {
+    let bit_length = 64 - (value | 1).leading_zeros();
+    ((bit_length * 9 + 64) / 64) as usize
+}

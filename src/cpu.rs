@@ -1,0 +1,107 @@
+//! Run-time CPU facts that feature detection alone does not give.
+
+#[cfg(target_arch = "x86_64")]
+use core::sync::atomic::{AtomicU8, Ordering};
+
+/// Whether this CPU has BMI2 and runs `PDEP`/`PEXT` in hardware at full
+/// speed.
+///
+/// `false` on CPUs without BMI2, on non-x86-64 targets, and on AMD family
+/// 0x17 (Zen, Zen+, Zen 2) and Hygon family 0x18 (Dhyana, a Zen derivative),
+/// where the instructions are microcoded: 18 to ~290 cycles depending on the
+/// number of mask bits, instead of 3 (Intel since Haswell, AMD since Zen 3).
+/// The answer comes from CPUID once and is cached.
+///
+/// Unlike the `native-optimizations` build script, which judges the build
+/// machine, this judges the machine the code runs on; the bulk API uses it.
+///
+/// ```
+/// let fast = varint_turbo::pdep_is_fast();
+/// println!("PDEP/PEXT fast on this CPU: {fast}");
+/// ```
+pub fn pdep_is_fast() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // 0 = not yet computed, 1 = slow, 2 = fast.
+        static PDEP_FAST: AtomicU8 = AtomicU8::new(0);
+        match PDEP_FAST.load(Ordering::Relaxed) {
+            1 => false,
+            2 => true,
+            _ => {
+                let fast = cpuid_pdep_is_fast();
+                PDEP_FAST.store(if fast { 2 } else { 1 }, Ordering::Relaxed);
+                fast
+            }
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Reads CPUID: BMI2 present (leaf 7, EBX bit 8) and not a Zen 1/2-class core.
+#[cfg(target_arch = "x86_64")]
+fn cpuid_pdep_is_fast() -> bool {
+    use core::arch::x86_64::__cpuid;
+    let leaf0 = __cpuid(0);
+    if leaf0.eax < 7 || __cpuid_count_7_ebx() & (1 << 8) == 0 {
+        return false;
+    }
+    let mut vendor = [0u8; 12];
+    vendor[..4].copy_from_slice(&leaf0.ebx.to_le_bytes());
+    vendor[4..8].copy_from_slice(&leaf0.edx.to_le_bytes());
+    vendor[8..].copy_from_slice(&leaf0.ecx.to_le_bytes());
+    let family = display_family(__cpuid(1).eax);
+    !pdep_is_microcoded(&vendor, family)
+}
+
+#[cfg(target_arch = "x86_64")]
+fn __cpuid_count_7_ebx() -> u32 {
+    core::arch::x86_64::__cpuid_count(7, 0).ebx
+}
+
+/// The "display family" of CPUID leaf 1 EAX: base family, plus the extended
+/// family when the base is 0xF (Intel SDM vol. 2A, CPUID; AMD APM vol. 3).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) fn display_family(eax: u32) -> u32 {
+    let base = (eax >> 8) & 0xf;
+    if base == 0xf {
+        base + ((eax >> 20) & 0xff)
+    } else {
+        base
+    }
+}
+
+/// AMD family 0x17 (Zen, Zen+, Zen 2) and Hygon family 0x18 microcode
+/// PDEP/PEXT. The build script has a copy of this rule (it cannot depend on
+/// the crate it builds); a unit test keeps the two in step.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) fn pdep_is_microcoded(vendor: &[u8; 12], family: u32) -> bool {
+    matches!((vendor, family), (b"AuthenticAMD", 0x17) | (b"HygonGenuine", 0x18))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn family_decoding() {
+        // EPYC-Rome (Zen 2): family 0xF + extended 0x8 = 0x17, model 0x31.
+        assert_eq!(display_family(0x0083_0f10), 0x17);
+        // Zen 4: 0xF + 0xA = 0x19.
+        assert_eq!(display_family(0x00a6_0f12), 0x19);
+        // Intel Haswell: family 6.
+        assert_eq!(display_family(0x0003_06c3), 6);
+        assert!(pdep_is_microcoded(b"AuthenticAMD", 0x17));
+        assert!(pdep_is_microcoded(b"HygonGenuine", 0x18));
+        assert!(!pdep_is_microcoded(b"AuthenticAMD", 0x19));
+        assert!(!pdep_is_microcoded(b"GenuineIntel", 6));
+    }
+
+    #[test]
+    fn build_script_has_the_same_rule() {
+        let build = include_str!("../build.rs");
+        assert!(build.contains("(b\"AuthenticAMD\", 0x17) | (b\"HygonGenuine\", 0x18)"));
+    }
+}

@@ -1,0 +1,105 @@
+//! The single-value encoders of the public API.
+
+use crate::arch::{scalar, selected};
+use crate::varint::VarInt;
+use crate::zigzag::ZigZag;
+
+/// Writes the varint of `value` through `kernel` into `out`: directly when
+/// `out` has 16 bytes (kernels store whole words), else through a local
+/// buffer. Panics like `char::encode_utf8` if `out` is too short.
+#[inline(always)]
+pub(crate) fn encode_to_slice_with(
+    out: &mut [u8],
+    kernel: impl FnOnce(&mut [u8; 16]) -> usize,
+) -> usize {
+    if let Some(window) = out.first_chunk_mut::<16>() {
+        kernel(window)
+    } else {
+        let mut buf = [0u8; 16];
+        let len = kernel(&mut buf);
+        let Some(dest) = out.get_mut(..len) else {
+            too_short(len, out.len())
+        };
+        dest.copy_from_slice(&buf[..len]);
+        len
+    }
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn too_short(needed: usize, got: usize) -> ! {
+    panic!("encode_to_slice: the varint needs {needed} bytes but the buffer has {got}")
+}
+
+/// Encodes `value` as a varint: returns a 16-byte array whose first `len`
+/// bytes are the varint, and `len` (1..=10). Bytes past `len` are zero.
+///
+/// The same shape as `varint_simd::encode`, for an easy migration.
+///
+/// ```
+/// let (bytes, len) = varint_turbo::encode(300u32);
+/// assert_eq!(&bytes[..len as usize], &[0xac, 0x02]);
+/// ```
+#[inline]
+pub fn encode<T: VarInt>(value: T) -> ([u8; 16], u8) {
+    let mut out = [0u8; 16];
+    // Kernels only ever write zeros past the varint (the spread of a value
+    // has no bits there), so the padding stays zero.
+    let len = selected::encode(value, &mut out);
+    (out, len as u8)
+}
+
+/// Encodes a zigzag varint (protobuf `sint32`/`sint64`, Avro `int`/`long`).
+///
+/// ```
+/// let (bytes, len) = varint_turbo::encode_zigzag(-2i64);
+/// assert_eq!(&bytes[..len as usize], &[0x03]);
+/// ```
+#[inline]
+pub fn encode_zigzag<T: ZigZag>(value: T) -> ([u8; 16], u8) {
+    encode(value.zigzag_encode())
+}
+
+/// Encodes `value` into the start of `out` and returns the number of bytes
+/// written (1..=10). To store whole words, it may also set bytes of `out`
+/// after the varint to zero, but never past index 10 (nor past `out`'s end).
+///
+/// # Panics
+/// If `out` is shorter than [`encoded_len(value)`](encoded_len), like
+/// [`char::encode_utf8`].
+///
+/// ```
+/// let mut buf = [0u8; 10];
+/// let len = varint_turbo::encode_to_slice(150u64, &mut buf);
+/// assert_eq!(&buf[..len], &[0x96, 0x01]);
+/// ```
+#[inline]
+pub fn encode_to_slice<T: VarInt>(value: T, out: &mut [u8]) -> usize {
+    encode_to_slice_with(out, |window| selected::encode(value, window))
+}
+
+/// [`encode_to_slice`] for a zigzag varint.
+///
+/// ```
+/// let mut buf = [0u8; 10];
+/// let len = varint_turbo::encode_zigzag_to_slice(-1i32, &mut buf);
+/// assert_eq!(&buf[..len], &[0x01]);
+/// ```
+#[inline]
+pub fn encode_zigzag_to_slice<T: ZigZag>(value: T, out: &mut [u8]) -> usize {
+    encode_to_slice(value.zigzag_encode(), out)
+}
+
+/// The number of bytes the varint of `value` takes (1..=10), without
+/// encoding it: Go protobuf's branch-free `SizeVarint` formula.
+///
+/// ```
+/// assert_eq!(varint_turbo::encoded_len(0u64), 1);
+/// assert_eq!(varint_turbo::encoded_len(300u32), 2);
+/// assert_eq!(varint_turbo::encoded_len(u64::MAX), 10);
+/// ```
+#[inline]
+pub fn encoded_len<T: VarInt>(value: T) -> usize {
+    scalar::encoded_len(value.to_u64())
+}

@@ -1,0 +1,75 @@
+//! The sealed [`VarInt`] trait: the unsigned integer types a varint decodes into.
+//!
+//! Every backend works on `u64` internally (a varint of at most 10 bytes
+//! carries at most 64 bits) and narrows at the end, after one range check
+//! that the constants below make free for `u64`.
+
+use crate::DecodeError;
+
+mod sealed {
+    /// Internal conversions; not nameable outside the crate, so the trait
+    /// stays closed to new implementations.
+    pub trait Sealed: Copy + Default + Eq + Ord + core::fmt::Debug + core::hash::Hash {
+        /// The largest value of the type, widened.
+        const MAX_U64: u64;
+        /// Widens losslessly.
+        fn to_u64(self) -> u64;
+        /// Narrows; only called after the value was checked to fit.
+        fn from_u64_unchecked(value: u64) -> Self;
+    }
+}
+pub(crate) use sealed::Sealed;
+
+/// An unsigned integer type that varints decode into and encode from:
+/// `u8`, `u16`, `u32`, `u64` and `usize`.
+///
+/// This trait is sealed: it cannot be implemented outside this crate.
+///
+/// ```
+/// use varint_turbo::VarInt;
+/// assert_eq!(<u32 as VarInt>::MAX_LEN, 5);
+/// assert_eq!(<u64 as VarInt>::MAX_LEN, 10);
+/// ```
+pub trait VarInt: Sealed {
+    /// The longest varint that decodes into this type: `ceil(bits / 7)`
+    /// (2, 3, 5, 10 for `u8`, `u16`, `u32`, `u64`; `usize` follows the
+    /// pointer width). Longer varints are rejected with
+    /// [`DecodeError::Overflow`], even when they are a padded small value.
+    const MAX_LEN: usize;
+}
+
+macro_rules! impl_varint {
+    ($($ty:ty),*) => {$(
+        impl Sealed for $ty {
+            const MAX_U64: u64 = <$ty>::MAX as u64;
+            #[inline(always)]
+            fn to_u64(self) -> u64 {
+                self as u64
+            }
+            #[inline(always)]
+            fn from_u64_unchecked(value: u64) -> Self {
+                value as $ty
+            }
+        }
+        impl VarInt for $ty {
+            // ceil(bits / 7): each varint byte carries 7 bits of payload.
+            const MAX_LEN: usize = (<$ty>::BITS as usize).div_ceil(7);
+        }
+    )*};
+}
+impl_varint!(u8, u16, u32, u64, usize);
+
+/// Turns a decoded `u64` and its length into the result for `T`: the one
+/// place that applies the narrowing rules, shared by every backend.
+///
+/// Overflow when the varint is longer than `T::MAX_LEN` (also for padded
+/// small values, as Go protowire does for u64) or the value exceeds `T::MAX`.
+/// For `u64` both checks are constant-false and vanish.
+#[inline(always)]
+pub(crate) fn narrow<T: VarInt>(value: u64, len: usize) -> Result<(T, usize), DecodeError> {
+    if (T::MAX_LEN < 10 && len > T::MAX_LEN) || (T::MAX_U64 != u64::MAX && value > T::MAX_U64) {
+        Err(DecodeError::Overflow)
+    } else {
+        Ok((T::from_u64_unchecked(value), len))
+    }
+}
