@@ -39,9 +39,16 @@ fn build_machine_pdep_is_microcoded() -> bool {
     vendor[8..].copy_from_slice(&leaf0.ecx.to_le_bytes());
     let eax = __cpuid(1).eax;
     let base = (eax >> 8) & 0xf;
-    let family = if base == 0xf { base + ((eax >> 20) & 0xff) } else { base };
+    let family = if base == 0xf {
+        base + ((eax >> 20) & 0xff)
+    } else {
+        base
+    };
     // Same rule as src/cpu.rs `pdep_is_microcoded` (a unit test checks this line).
-    matches!((&vendor, family), (b"AuthenticAMD", 0x17) | (b"HygonGenuine", 0x18))
+    matches!(
+        (&vendor, family),
+        (b"AuthenticAMD", 0x17) | (b"HygonGenuine", 0x18)
+    )
 }
 
 #[cfg(not(target_arch = "x86_64"))]

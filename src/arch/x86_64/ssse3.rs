@@ -103,7 +103,10 @@ pub unsafe fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {
     // k + 1 at shift s = 7i mod 8: i = 0..8 -> k = 0,0,1,2,3,4,5,6; s = 0,7,6,5,4,3,2,1.
     let groups = {
         let x = _mm_cvtsi64_si128(value as i64);
-        let pairs = _mm_shuffle_epi8(x, _mm_setr_epi8(0, 1, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7));
+        let pairs = _mm_shuffle_epi8(
+            x,
+            _mm_setr_epi8(0, 1, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7),
+        );
         // Multiplying by 2^(8 - s) moves bit s to bit 8: the high byte of
         // each lane is then the group (plus one stray bit, masked below).
         let aligned = _mm_mullo_epi16(pairs, _mm_setr_epi16(256, 2, 4, 8, 16, 32, 64, 128));

@@ -1,0 +1,365 @@
+#!/usr/bin/env bash
+# Runs the test suite on several x86-64 CPU models, to prove that every
+# backend a CPU supports is exercised and that run-time detection
+# (`Ssse3::new`, `Bmi2::new`, `pdep_is_fast`) answers right on each.
+#
+# Part 1: one baseline (x86-64, no target-cpu) build of every test binary
+#   (lib unit tests + tests/*.rs; doctests are left out: rustdoc runs them
+#   itself and they cannot be pointed at qemu this way), run
+#     * under qemu-user  -cpu qemu64     SSE2 only          -> scalar
+#     * under qemu-user  -cpu Nehalem    SSSE3, no BMI2     -> scalar,ssse3
+#     * under qemu-user  -cpu Haswell    BMI2, fast PDEP    -> scalar,ssse3,bmi2
+#     * under qemu-user  -cpu EPYC-Rome  BMI2, AMD fam 0x17 -> scalar,ssse3,bmi2, PDEP slow
+#     * natively, expectations read from /proc/cpuinfo.
+#   Each run gets VARINT_TURBO_EXPECT_BACKENDS / _PDEP_FAST / _SINGLE_BACKEND,
+#   which tests/backends_ran.rs checks. Before each run a tiny probe program
+#   (compiled here with plain rustc, independent of the crate) checks that
+#   the CPU model really reports the vendor/family/features we expect, so a
+#   qemu surprise is told apart from a bug in the crate.
+# Part 2: RUSTFLAGS="-C target-cpu=native" --features native-optimizations,
+#   full `cargo test` natively (doctests included) in its own target dir
+#   (<target>/native), expecting single_value_backend() == "bmi2" iff PDEP is
+#   fast here.
+#
+# Usage: scripts/cpu-matrix.sh            (from anywhere in the repo)
+# Environment:
+#   CPU_MATRIX_PROFILE=opt|debug|release  how the test binaries are built:
+#       opt (default): cargo profile "cpu-matrix", defined below with
+#           --config: the dev profile (debug assertions and overflow checks
+#           on, so the tests keep their debug-sized workloads) with
+#           opt-level 2 for this crate, its tests and the test-time
+#           generators (proptest, quickcheck, rand). qemu-user runs code
+#           about 10x slower than the host, and unoptimized code is another
+#           10x: with plain debug binaries the four qemu rows take ~20 min of
+#           CPU, with these ~2 (for ~2.5 CPU-minutes of extra build).
+#       debug: reuse the `cargo test` build (no extra build, slow qemu rows).
+#       release: `--release`; tests/exhaustive.rs then checks its full
+#           3-byte input space (much slower under qemu).
+#   CPU_MATRIX_TIMEOUT=SECONDS        per test binary and CPU (default 900)
+#   CPU_MATRIX_CPUS="qemu64 Haswell"  only these rows (names as in the table;
+#                                     "native" and "native-opt" included)
+#   CARGO_TARGET_DIR                  honoured (default: target/)
+# Needs: cargo, rustc, timeout (coreutils); installs qemu-user with apt-get
+# if qemu-x86_64 is missing. Exits non-zero if any row fails.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+PROFILE=${CPU_MATRIX_PROFILE:-opt}
+TIMEOUT=${CPU_MATRIX_TIMEOUT:-900}
+ONLY=${CPU_MATRIX_CPUS:-}
+TARGET_DIR=${CARGO_TARGET_DIR:-target}
+WORK=$TARGET_DIR/cpu-matrix-logs
+LOGS=$WORK
+
+case $PROFILE in
+opt)
+    PROFILE_ARGS=(
+        --profile cpu-matrix
+        --config 'profile.cpu-matrix.inherits="dev"'
+        --config 'profile.cpu-matrix.opt-level=2'
+        --config 'profile.cpu-matrix.debug=false'
+        --config 'profile.cpu-matrix.incremental=false'
+        # Dependencies unoptimized (cheap to build; criterion, prost,
+        # varint-simd are not run by the tests) ...
+        --config 'profile.cpu-matrix.package."*".opt-level=0'
+    )
+    # ... except the ones the property tests spend their time in.
+    for dep in proptest quickcheck rand rand_core rand_chacha rand_xorshift ppv-lite86; do
+        PROFILE_ARGS+=(--config "profile.cpu-matrix.package.$dep.opt-level=2")
+    done
+    ;;
+debug) PROFILE_ARGS=() ;;
+release) PROFILE_ARGS=(--release) ;;
+*) echo "CPU_MATRIX_PROFILE must be opt, debug or release, not '$PROFILE'" >&2; exit 2 ;;
+esac
+
+if [[ $(uname -m) != x86_64 ]]; then
+    echo "cpu-matrix: host is $(uname -m), not x86_64: nothing to do (the matrix covers x86-64 CPU models)"
+    exit 0
+fi
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+secs() { printf '%d.%01d' $(($1 / 1000)) $((($1 % 1000) / 100)); }
+wanted() { [[ -z $ONLY ]] || [[ " $ONLY " == *" $1 "* ]]; }
+hr() { printf '%*s\n' 100 '' | tr ' ' '-'; }
+
+T_START=$(now_ms)
+mkdir -p "$LOGS"
+rm -f "$LOGS"/*.log
+
+# The baseline part must be a baseline build: a target-cpu=native binary
+# would die of SIGILL under the older emulated CPUs.
+for var in RUSTFLAGS CARGO_BUILD_RUSTFLAGS CARGO_ENCODED_RUSTFLAGS; do
+    if [[ -n ${!var:-} ]]; then
+        echo "cpu-matrix: ignoring $var='${!var}' (part 1 must be an x86-64 baseline build)"
+    fi
+    unset "$var"
+done
+
+# ---- qemu -----------------------------------------------------------------------
+
+find_qemu() {
+    local candidate
+    for candidate in qemu-x86_64 qemu-x86_64-static; do
+        if command -v "$candidate" >/dev/null 2>&1; then
+            command -v "$candidate"
+            return 0
+        fi
+    done
+    return 1
+}
+
+if ! QEMU=$(find_qemu); then
+    echo "==> qemu-x86_64 not found: installing qemu-user with apt-get"
+    SUDO=()
+    if [[ $(id -u) -ne 0 ]]; then SUDO=(sudo); fi
+    export DEBIAN_FRONTEND=noninteractive
+    for attempt in 1 2 3 4; do
+        if "${SUDO[@]}" apt-get update -q; then break; fi
+        [[ $attempt -eq 4 ]] && { echo "apt-get update failed" >&2; exit 1; }
+        sleep $((attempt * 10))
+    done
+    for attempt in 1 2 3; do
+        if "${SUDO[@]}" apt-get install -y -q --no-install-recommends qemu-user; then break; fi
+        if "${SUDO[@]}" apt-get install -y -q --no-install-recommends qemu-user-static; then break; fi
+        [[ $attempt -eq 3 ]] && { echo "apt-get install qemu-user failed" >&2; exit 1; }
+        sleep $((attempt * 10))
+    done
+    QEMU=$(find_qemu) || { echo "qemu-x86_64 still missing after the install" >&2; exit 1; }
+fi
+echo "==> qemu: $QEMU ($("$QEMU" --version | head -n1))"
+
+# ---- probe: what does the (emulated) CPU report? ----------------------------------
+
+PROBE_SRC=$WORK/probe.rs
+PROBE=$WORK/probe
+cat >"$PROBE_SRC" <<'EOF'
+// Written by scripts/cpu-matrix.sh. Prints what CPUID says, and the
+// expectations derived from it with the crate's rule (PDEP/PEXT are
+// microcoded on AMD family 0x17 and Hygon family 0x18).
+use std::arch::x86_64::__cpuid;
+fn main() {
+    let leaf0 = __cpuid(0);
+    let mut vendor = Vec::new();
+    for reg in [leaf0.ebx, leaf0.edx, leaf0.ecx] {
+        vendor.extend_from_slice(&reg.to_le_bytes());
+    }
+    let vendor = String::from_utf8_lossy(&vendor).into_owned();
+    let eax = __cpuid(1).eax;
+    let base = (eax >> 8) & 0xf;
+    let family = if base == 0xf { base + ((eax >> 20) & 0xff) } else { base };
+    let ssse3 = std::is_x86_feature_detected!("ssse3");
+    let bmi2 = std::is_x86_feature_detected!("bmi2");
+    let microcoded = matches!((vendor.as_str(), family), ("AuthenticAMD", 0x17) | ("HygonGenuine", 0x18));
+    let mut backends = vec!["scalar"];
+    if ssse3 { backends.push("ssse3"); }
+    if bmi2 { backends.push("bmi2"); }
+    println!("vendor={vendor} family={family} backends={} pdep_fast={}", backends.join(","), bmi2 && !microcoded);
+}
+EOF
+rustc --edition 2021 -O -o "$PROBE" "$PROBE_SRC"
+
+# ---- expectations -----------------------------------------------------------------
+
+# The native row's expectation comes from /proc/cpuinfo, not from CPUID, so
+# that it is an independent check.
+cpuinfo_field() { sed -n "s/^$1[[:space:]]*: *//p" /proc/cpuinfo | head -n1; }
+NATIVE_FLAGS=" $(cpuinfo_field flags) "
+NATIVE_VENDOR=$(cpuinfo_field vendor_id)
+NATIVE_FAMILY=$(cpuinfo_field 'cpu family')
+NATIVE_MODEL=$(cpuinfo_field 'model name')
+NATIVE_BACKENDS=scalar
+[[ $NATIVE_FLAGS == *" ssse3 "* ]] && NATIVE_BACKENDS+=,ssse3
+NATIVE_PDEP=false
+if [[ $NATIVE_FLAGS == *" bmi2 "* ]]; then
+    NATIVE_BACKENDS+=,bmi2
+    case "$NATIVE_VENDOR/$NATIVE_FAMILY" in
+    AuthenticAMD/23 | HygonGenuine/24) NATIVE_PDEP=false ;;
+    *) NATIVE_PDEP=true ;;
+    esac
+fi
+NATIVE_SINGLE=scalar
+[[ $NATIVE_PDEP == true ]] && NATIVE_SINGLE=bmi2
+
+# row name | qemu -cpu model ("-" = native) | vendor | family | backends | pdep fast
+ROWS=(
+    "qemu64|qemu64|AuthenticAMD|15|scalar|false"
+    "Nehalem|Nehalem|GenuineIntel|6|scalar,ssse3|false"
+    "Haswell|Haswell|GenuineIntel|6|scalar,ssse3,bmi2|true"
+    "EPYC-Rome|EPYC-Rome|AuthenticAMD|23|scalar,ssse3,bmi2|false"
+    "native|-|$NATIVE_VENDOR|$NATIVE_FAMILY|$NATIVE_BACKENDS|$NATIVE_PDEP"
+)
+echo "==> native cpu: $NATIVE_MODEL ($NATIVE_VENDOR family $NATIVE_FAMILY): expecting backends $NATIVE_BACKENDS, pdep fast $NATIVE_PDEP"
+
+# ---- part 1: build the test binaries once -------------------------------------------
+
+echo "==> building the test binaries ($PROFILE profile, baseline x86-64): cargo test --no-run ${PROFILE_ARGS[*]}"
+T0=$(now_ms)
+cargo test --no-run --message-format=json "${PROFILE_ARGS[@]}" >"$WORK/build.json"
+# Artifacts built in test mode with an executable: the lib's unit tests and
+# every integration test (examples and the lib itself have "test":false).
+mapfile -t BINS < <(grep '"reason":"compiler-artifact"' "$WORK/build.json" |
+    grep '"profile":{[^}]*"test":true' |
+    sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | sort -u)
+BUILD_MS=$(($(now_ms) - T0))
+if [[ ${#BINS[@]} -eq 0 ]]; then
+    echo "cpu-matrix: cargo built no test binary" >&2
+    exit 1
+fi
+echo "    built in $(secs $BUILD_MS) s: ${#BINS[@]} test binaries:"
+for bin in "${BINS[@]}"; do echo "      $bin"; done
+
+# ---- running ------------------------------------------------------------------------
+
+TOTAL_PASSED=0
+TOTAL_FAILED=0
+FAILED_ROWS=()
+SUMMARY=()
+
+# Sums "test result: ... N passed; M failed; K ignored" lines of a log.
+count_results() {
+    local log=$1 passed=0 failed=0 ignored=0 p f i
+    while read -r p f i; do
+        passed=$((passed + p)) failed=$((failed + f)) ignored=$((ignored + i))
+    done < <(sed -n 's/^test result: [A-Za-z]*\. \([0-9]*\) passed; \([0-9]*\) failed; \([0-9]*\) ignored.*/\1 \2 \3/p' "$log")
+    echo "$passed $failed $ignored"
+}
+
+# The line tests/backends_ran.rs writes: "available [...] ... pdep_is_fast() = X".
+reported_backends() {
+    local line
+    # Not anchored: libtest may have printed "test name ... " before it on the line.
+    line=$(grep -h 'varint-turbo backends: available' "$@" 2>/dev/null | head -n1 || true)
+    [[ -z $line ]] && { echo "?"; return; }
+    local avail pdep
+    avail=$(sed -n 's/.*available \[\([^]]*\)\].*/\1/p' <<<"$line" | tr -d '" ' | sed 's/^api,//')
+    pdep=$(sed -n 's/.*pdep_is_fast() = \([a-z]*\).*/\1/p' <<<"$line")
+    echo "$avail/$pdep"
+}
+
+show_failure() {
+    local log=$1
+    echo "    ---- $log (last 40 lines, without qemu's TCG feature warnings) ----"
+    grep -v "^qemu-x86_64: warning: TCG doesn't support requested feature" "$log" | tail -n 40 | sed 's/^/    | /'
+    echo "    ----"
+}
+
+run_row() {
+    local name=$1 model=$2 vendor=$3 family=$4 backends=$5 pdep=$6
+    local runner=() result=ok note="" t0 ms passed=0 failed=0 ignored=0
+    [[ $model != - ]] && runner=("$QEMU" -cpu "$model")
+    local label=$name
+    [[ $model != - ]] && label="qemu -cpu $model"
+    echo "==> $label: expecting backends $backends, pdep fast $pdep"
+    t0=$(now_ms)
+
+    local probe got want="vendor=$vendor family=$family backends=$backends pdep_fast=$pdep"
+    probe=$LOGS/$name-probe.log
+    if ! "${runner[@]}" "$PROBE" >"$probe" 2>&1; then
+        result=FAIL note="probe did not run"
+        show_failure "$probe"
+    else
+        got=$(grep '^vendor=' "$probe" || true)
+        echo "    probe: $got"
+        if [[ $got != "$want" ]]; then
+            result=FAIL note="cpu model reports '$got', expected '$want'"
+            echo "    PROBE MISMATCH: expected $want"
+        fi
+    fi
+
+    local bin base log rc p f i
+    for bin in "${BINS[@]}"; do
+        base=$(basename "$bin")
+        base=${base%-*}
+        log=$LOGS/$name-$base.log
+        local bt0
+        bt0=$(now_ms)
+        rc=0
+        env VARINT_TURBO_EXPECT_BACKENDS="$backends" \
+            VARINT_TURBO_EXPECT_PDEP_FAST="$pdep" \
+            VARINT_TURBO_EXPECT_SINGLE_BACKEND=scalar \
+            CARGO_MANIFEST_DIR="$PWD" \
+            timeout --kill-after=30 "$TIMEOUT" "${runner[@]}" "$bin" >"$log" 2>&1 || rc=$?
+        read -r p f i < <(count_results "$log")
+        passed=$((passed + p)) failed=$((failed + f)) ignored=$((ignored + i))
+        printf '    %-28s %4d passed %3d failed %3d ignored %7s s%s\n' "$base" "$p" "$f" "$i" \
+            "$(secs $(($(now_ms) - bt0)))" "$([[ $rc -ne 0 ]] && echo "   EXIT $rc$([[ $rc -eq 124 || $rc -eq 137 ]] && echo ' (timeout)')")"
+        if [[ $rc -ne 0 ]]; then
+            result=FAIL
+            [[ $f -eq 0 ]] && failed=$((failed + 1)) # crashed or timed out: count it
+            note+="${note:+; }$base exit $rc"
+            show_failure "$log"
+        fi
+    done
+    ms=$(($(now_ms) - t0))
+    TOTAL_PASSED=$((TOTAL_PASSED + passed))
+    TOTAL_FAILED=$((TOTAL_FAILED + failed))
+    [[ $result == ok ]] || FAILED_ROWS+=("$name")
+    SUMMARY+=("$(printf '%-20s %-20s %-6s %-24s %-6s %4d/%-4d %7s  %s' \
+        "$label" "$backends" "$pdep" "$(reported_backends "$LOGS/$name"-*.log)" "$result" \
+        "$passed" "$((passed + failed))" "$(secs "$ms")" "$note")")
+}
+
+for row in "${ROWS[@]}"; do
+    IFS='|' read -r name model vendor family backends pdep <<<"$row"
+    wanted "$name" || continue
+    run_row "$name" "$model" "$vendor" "$family" "$backends" "$pdep"
+done
+PART1_MS=$(($(now_ms) - T_START))
+
+# ---- part 2: target-cpu=native + native-optimizations ---------------------------------
+
+if wanted native-opt; then
+    NATIVE_TARGET=$TARGET_DIR/native
+    log=$LOGS/native-opt.log
+    label="native-opt"
+    echo "==> $label: RUSTFLAGS='-C target-cpu=native' cargo test --features native-optimizations --target-dir $NATIVE_TARGET ($PROFILE profile)"
+    echo "    expecting backends $NATIVE_BACKENDS, pdep fast $NATIVE_PDEP, single_value_backend() = $NATIVE_SINGLE"
+    NATIVE_ARGS=(--features native-optimizations --target-dir "$NATIVE_TARGET" "${PROFILE_ARGS[@]}")
+    t0=$(now_ms)
+    rc=0
+    # Build first (timed on its own), then run everything, doctests included.
+    RUSTFLAGS="-C target-cpu=native" cargo test --no-run "${NATIVE_ARGS[@]}" >"$log" 2>&1 || rc=$?
+    build_ms=$(($(now_ms) - t0))
+    if [[ $rc -eq 0 ]]; then
+        RUSTFLAGS="-C target-cpu=native" \
+            VARINT_TURBO_EXPECT_BACKENDS="$NATIVE_BACKENDS" \
+            VARINT_TURBO_EXPECT_PDEP_FAST="$NATIVE_PDEP" \
+            VARINT_TURBO_EXPECT_SINGLE_BACKEND="$NATIVE_SINGLE" \
+            cargo test "${NATIVE_ARGS[@]}" >>"$log" 2>&1 || rc=$?
+    fi
+    ms=$(($(now_ms) - t0))
+    read -r passed failed ignored < <(count_results "$log")
+    echo "    build $(secs "$build_ms") s, tests $(secs $((ms - build_ms))) s:" \
+        "$passed passed, $failed failed, $ignored ignored (lib, tests/, doctests)"
+    result=ok note="target-cpu=native + native-optimizations, doctests incl.; build $(secs "$build_ms") s"
+    if [[ $rc -ne 0 ]]; then
+        result=FAIL note="cargo test exit $rc"
+        [[ $failed -eq 0 ]] && failed=1
+        FAILED_ROWS+=("$label")
+        show_failure "$log"
+    fi
+    TOTAL_PASSED=$((TOTAL_PASSED + passed))
+    TOTAL_FAILED=$((TOTAL_FAILED + failed))
+    SUMMARY+=("$(printf '%-20s %-20s %-6s %-24s %-6s %4d/%-4d %7s  %s' \
+        "native-opt" "$NATIVE_BACKENDS" "$NATIVE_PDEP" "$(reported_backends "$log")" "$result" \
+        "$passed" "$((passed + failed))" "$(secs "$ms")" "single backend $NATIVE_SINGLE; $note")")
+fi
+
+# ---- summary -------------------------------------------------------------------------
+
+TOTAL_MS=$(($(now_ms) - T_START))
+echo
+echo "CPU matrix ($PROFILE profile; logs in $LOGS)"
+hr
+printf '%-20s %-20s %-6s %-24s %-6s %9s %7s  %s\n' cpu "expected backends" pdep "reported backends/pdep" result "tests" seconds notes
+hr
+for line in "${SUMMARY[@]}"; do echo "$line"; done
+hr
+echo "build of the baseline test binaries: $(secs $BUILD_MS) s; part 1 total: $(secs $PART1_MS) s; everything: $(secs $TOTAL_MS) s"
+echo "cpu-matrix: $TOTAL_PASSED passed, $TOTAL_FAILED failed"
+if [[ ${#FAILED_ROWS[@]} -gt 0 ]]; then
+    echo "cpu-matrix: FAILED on: ${FAILED_ROWS[*]}" >&2
+    exit 1
+fi

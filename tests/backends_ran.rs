@@ -1,0 +1,221 @@
+//! Reports which backends this CPU runs and fails if one it supports was
+//! skipped. A CPU-matrix script (qemu models) pins the expectations with
+//! environment variables:
+//!
+//! * `VARINT_TURBO_EXPECT_BACKENDS`: comma-separated, e.g.
+//!   `scalar,ssse3,bmi2`; the set of available backends must equal it
+//!   (`api` is implied and may be listed or not).
+//! * `VARINT_TURBO_EXPECT_PDEP_FAST`: `true` or `false`.
+//! * `VARINT_TURBO_EXPECT_SINGLE_BACKEND`: `scalar` or `bmi2`.
+
+#[macro_use]
+mod common;
+
+use std::collections::BTreeSet;
+use std::io::Write;
+
+use common::*;
+use varint_turbo::DecodeError;
+
+/// Writes straight to the process's stderr, past libtest's capture, so the
+/// line shows in every `cargo test` log (the CPU matrix reads it).
+fn report(line: &str) {
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+/// The single-value backend this build must have selected, from the same
+/// cfgs the crate uses. The build script's cfgs (`varint_turbo_slow_pdep`,
+/// `varint_turbo_force_scalar`) reach integration tests too, because cargo
+/// passes a package's build-script cfgs to all of its targets.
+fn compiled_single_backend() -> &'static str {
+    if cfg!(all(
+        target_arch = "x86_64",
+        target_feature = "bmi2",
+        not(varint_turbo_slow_pdep),
+        not(varint_turbo_force_scalar)
+    )) {
+        "bmi2"
+    } else {
+        "scalar"
+    }
+}
+
+fn env(name: &str) -> Option<String> {
+    match std::env::var(name) {
+        Ok(value) if !value.trim().is_empty() => Some(value.trim().to_string()),
+        Ok(_) | Err(std::env::VarError::NotPresent) => None,
+        Err(e) => panic!("{name}: {e}"),
+    }
+}
+
+/// Runs a few known cases through `backend`; panics on a wrong answer.
+fn exercise(backend: Backend) {
+    let name = backend.name();
+    assert_eq!(
+        backend.decode::<u64>(&[0x96, 0x01, 0xff]),
+        Ok((150, 2)),
+        "{name}"
+    );
+    assert_eq!(backend.decode::<u32>(&[0xac, 0x02]), Ok((300, 2)), "{name}");
+    assert_eq!(
+        backend.decode::<u8>(&[0xac, 0x02]),
+        Err(DecodeError::Overflow),
+        "{name}"
+    );
+    assert_eq!(
+        backend.decode::<u64>(&[0xac]),
+        Err(DecodeError::Truncated),
+        "{name}"
+    );
+    let max = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01];
+    assert_eq!(backend.decode::<u64>(&max), Ok((u64::MAX, 10)), "{name}");
+    let mut window = [0u8; 16];
+    window[..10].copy_from_slice(&max);
+    assert_eq!(
+        backend.decode_unchecked_buf::<u64>(&window),
+        (u64::MAX, 10),
+        "{name}"
+    );
+    let (bytes, len) = backend.encode(u64::MAX);
+    assert_eq!(&bytes[..usize::from(len)], &max, "{name}");
+    let mut out = [0u8; 10];
+    assert_eq!(backend.encode_to_slice(300u32, &mut out[..2]), 2, "{name}");
+    assert_eq!(&out[..2], &[0xac, 0x02], "{name}");
+    assert_eq!(backend.decode_zigzag::<i64>(&[0x03]), Ok((-2, 1)), "{name}");
+}
+
+#[test]
+fn every_supported_backend_ran() {
+    let available = available_backends();
+    let names: Vec<&str> = available.iter().map(|b| b.name()).collect();
+    let expected = expected_backends();
+    report(&format!(
+        "varint-turbo backends: available {names:?}, required by this CPU {expected:?}, \
+         pdep_is_fast() = {}, single_value_backend() = {:?} (this build's cfgs give {:?})",
+        varint_turbo::pdep_is_fast(),
+        varint_turbo::single_value_backend(),
+        compiled_single_backend(),
+    ));
+
+    let mut ran = Vec::new();
+    for &backend in &available {
+        exercise(backend);
+        ran.push(backend.name());
+    }
+    for name in &expected {
+        assert!(
+            ran.contains(name),
+            "backend {name:?} is supported by this CPU but was not exercised (ran: {ran:?})"
+        );
+    }
+    for name in &ran {
+        assert!(
+            expected.contains(name),
+            "backend {name:?} ran although the CPU does not support it"
+        );
+        assert!(ALL_BACKEND_NAMES.contains(name));
+    }
+    // The shared helper the other test files use enforces the same.
+    assert_eq!(backends().len(), expected.len());
+    report(&format!("varint-turbo backends exercised: {ran:?}"));
+}
+
+#[test]
+fn backends_match_environment_expectation() {
+    let Some(list) = env("VARINT_TURBO_EXPECT_BACKENDS") else {
+        report("VARINT_TURBO_EXPECT_BACKENDS not set: not pinned");
+        return;
+    };
+    let wanted: BTreeSet<&str> = list
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty() && *s != "api")
+        .collect();
+    for name in &wanted {
+        assert!(
+            ALL_BACKEND_NAMES.contains(name),
+            "VARINT_TURBO_EXPECT_BACKENDS names an unknown backend {name:?} (known: {ALL_BACKEND_NAMES:?})"
+        );
+    }
+    let available: BTreeSet<&str> = available_backends()
+        .iter()
+        .map(|b| b.name())
+        .filter(|&n| n != "api")
+        .collect();
+    assert_eq!(
+        available, wanted,
+        "available backends vs. VARINT_TURBO_EXPECT_BACKENDS={list:?}"
+    );
+    let expected: BTreeSet<&str> = expected_backends()
+        .into_iter()
+        .filter(|&n| n != "api")
+        .collect();
+    assert_eq!(
+        expected, wanted,
+        "CPU feature detection vs. VARINT_TURBO_EXPECT_BACKENDS={list:?}"
+    );
+}
+
+#[test]
+fn pdep_is_fast_is_consistent() {
+    let fast = varint_turbo::pdep_is_fast();
+    // Cached: the same answer every time.
+    assert_eq!(varint_turbo::pdep_is_fast(), fast);
+    #[cfg(target_arch = "x86_64")]
+    if !std::is_x86_feature_detected!("bmi2") {
+        assert!(!fast, "pdep_is_fast() is true on a CPU without BMI2");
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    assert!(!fast, "pdep_is_fast() must be false off x86-64");
+    match env("VARINT_TURBO_EXPECT_PDEP_FAST").as_deref() {
+        Some("true") => assert!(
+            fast,
+            "VARINT_TURBO_EXPECT_PDEP_FAST=true but pdep_is_fast() is false"
+        ),
+        Some("false") => assert!(
+            !fast,
+            "VARINT_TURBO_EXPECT_PDEP_FAST=false but pdep_is_fast() is true"
+        ),
+        Some(other) => {
+            panic!("VARINT_TURBO_EXPECT_PDEP_FAST must be \"true\" or \"false\", not {other:?}")
+        }
+        None => report(&format!(
+            "VARINT_TURBO_EXPECT_PDEP_FAST not set: pdep_is_fast() = {fast}"
+        )),
+    }
+}
+
+#[test]
+fn single_value_backend_matches_the_build() {
+    let selected = varint_turbo::single_value_backend();
+    assert!(
+        matches!(selected, "scalar" | "bmi2"),
+        "unknown single-value backend {selected:?}"
+    );
+    // "bmi2" iff the build enables BMI2 and neither varint_turbo_slow_pdep
+    // nor varint_turbo_force_scalar is set.
+    assert_eq!(
+        selected,
+        compiled_single_backend(),
+        "single_value_backend() vs. this build's cfgs"
+    );
+    if selected == "bmi2" {
+        // A BMI2 build that got this far runs on a BMI2 CPU.
+        assert!(expected_backends().contains(&"bmi2"));
+    }
+    match env("VARINT_TURBO_EXPECT_SINGLE_BACKEND") {
+        Some(want) => {
+            assert!(
+                matches!(want.as_str(), "scalar" | "bmi2"),
+                "VARINT_TURBO_EXPECT_SINGLE_BACKEND={want:?}: must be scalar or bmi2"
+            );
+            assert_eq!(
+                selected, want,
+                "single_value_backend() vs. VARINT_TURBO_EXPECT_SINGLE_BACKEND"
+            );
+        }
+        None => report(&format!(
+            "VARINT_TURBO_EXPECT_SINGLE_BACKEND not set: single_value_backend() = {selected:?}"
+        )),
+    }
+}

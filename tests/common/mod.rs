@@ -1,0 +1,653 @@
+//! Shared test support: the differential oracle every integration test (and
+//! later fuzzer) compares the crate against.
+//!
+//! * [`reference_decode`], [`reference_encode`], [`reference_zigzag_encode`]
+//!   and [`reference_zigzag_decode`] are written from the specification as
+//!   plain byte loops and `i128` arithmetic. They use nothing from the crate
+//!   but the [`DecodeError`] enum (to name the two error kinds), so a bug
+//!   shared by every backend still shows up.
+//! * [`backends`] lists every backend this CPU can run (the top-level API,
+//!   scalar, and on x86-64 SSSE3 and BMI2) and fails loudly if one that the
+//!   CPU supports is missing (see [`expected_backends`]).
+//! * `check_*` compare every backend with the reference on one input.
+//!
+//! Each test binary uses a different subset of this module.
+#![allow(dead_code, unused_macros)]
+
+use std::fmt::Debug;
+
+#[cfg(target_arch = "x86_64")]
+use varint_turbo::arch::x86_64::{Bmi2, Ssse3};
+use varint_turbo::arch::Scalar;
+use varint_turbo::{DecodeError, VarInt, ZigZag};
+
+// ---------------------------------------------------------------------------
+// Test-side view of the integer types
+// ---------------------------------------------------------------------------
+
+/// An unsigned type the crate decodes into, with conversions the sealed
+/// `VarInt` trait does not expose. Everything here is derived from the
+/// primitive type, not from the crate.
+pub trait TestInt: VarInt + Copy + Debug + Eq + Send + Sync + 'static {
+    /// The type's name, for messages.
+    const NAME: &'static str;
+    /// Width in bits.
+    const BITS: u32;
+    /// `ceil(BITS / 7)`, computed here independently of `VarInt::MAX_LEN`.
+    const REF_MAX_LEN: usize = (Self::BITS as usize).div_ceil(7);
+    /// The type's maximum, widened.
+    const MAX_WIDE: u64;
+    /// Widens.
+    fn as_u64(self) -> u64;
+    /// Narrows if the value fits.
+    fn from_u64(value: u64) -> Option<Self>;
+    /// Narrows, truncating (for "as"-style conversions in tests).
+    fn from_u64_wrapping(value: u64) -> Self;
+}
+
+macro_rules! impl_test_int {
+    ($($ty:ty),*) => {$(
+        impl TestInt for $ty {
+            const NAME: &'static str = stringify!($ty);
+            const BITS: u32 = <$ty>::BITS;
+            const MAX_WIDE: u64 = <$ty>::MAX as u64;
+            fn as_u64(self) -> u64 {
+                self as u64
+            }
+            fn from_u64(value: u64) -> Option<Self> {
+                <$ty>::try_from(value).ok()
+            }
+            fn from_u64_wrapping(value: u64) -> Self {
+                value as $ty
+            }
+        }
+    )*};
+}
+impl_test_int!(u8, u16, u32, u64, usize);
+
+/// A signed type with a zigzag encoding, with test-side conversions.
+pub trait TestSigned:
+    ZigZag<Unsigned: TestInt> + Copy + Debug + Eq + Send + Sync + 'static
+{
+    /// The type's name, for messages.
+    const NAME: &'static str;
+    /// Widens.
+    fn as_i64(self) -> i64;
+    /// Narrows if the value fits.
+    fn from_i64(value: i64) -> Option<Self>;
+    /// Narrows, truncating (for "as"-style conversions in tests).
+    fn from_i64_wrapping(value: i64) -> Self;
+}
+
+macro_rules! impl_test_signed {
+    ($($ty:ty),*) => {$(
+        impl TestSigned for $ty {
+            const NAME: &'static str = stringify!($ty);
+            fn as_i64(self) -> i64 {
+                self as i64
+            }
+            fn from_i64(value: i64) -> Option<Self> {
+                <$ty>::try_from(value).ok()
+            }
+            fn from_i64_wrapping(value: i64) -> Self {
+                value as $ty
+            }
+        }
+    )*};
+}
+impl_test_signed!(i8, i16, i32, i64, isize);
+
+/// Calls `$f::<T>(args...)` for every unsigned type the crate supports.
+macro_rules! for_each_unsigned {
+    ($f:ident ( $($arg:expr),* $(,)? )) => {{
+        $f::<u8>($($arg),*);
+        $f::<u16>($($arg),*);
+        $f::<u32>($($arg),*);
+        $f::<u64>($($arg),*);
+        $f::<usize>($($arg),*);
+    }};
+}
+
+/// Calls `$f::<S>(args...)` for every signed (zigzag) type the crate supports.
+macro_rules! for_each_signed {
+    ($f:ident ( $($arg:expr),* $(,)? )) => {{
+        $f::<i8>($($arg),*);
+        $f::<i16>($($arg),*);
+        $f::<i32>($($arg),*);
+        $f::<i64>($($arg),*);
+        $f::<isize>($($arg),*);
+    }};
+}
+
+// ---------------------------------------------------------------------------
+// The reference implementation
+// ---------------------------------------------------------------------------
+
+/// Decodes one varint from the start of `input` into `T`, one byte at a time,
+/// straight from the specification:
+///
+/// * bytes `0..T::REF_MAX_LEN` are read in order; running out of input before
+///   a byte without the continuation bit is `Truncated` (also for the empty
+///   input);
+/// * a byte without the continuation bit ends the varint: its value (kept in
+///   a `u128`, so nothing is lost) must fit `T`, else `Overflow`;
+/// * if all of the first `REF_MAX_LEN` bytes continue, `Overflow`, whether or
+///   not more input follows.
+///
+/// For `u64` this is Go protowire `ConsumeVarint`: a 10th byte of 0x00/0x01
+/// fits, 0x02..=0x7f does not fit 64 bits, 0x80..=0xff continues past
+/// `REF_MAX_LEN`.
+pub fn reference_decode<T: TestInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
+    let mut value: u128 = 0;
+    for i in 0..T::REF_MAX_LEN {
+        let Some(&byte) = input.get(i) else {
+            return Err(DecodeError::Truncated);
+        };
+        value |= u128::from(byte & 0x7f) << (7 * i);
+        if byte & 0x80 == 0 {
+            return match u64::try_from(value).ok().and_then(T::from_u64) {
+                Some(v) => Ok((v, i + 1)),
+                None => Err(DecodeError::Overflow),
+            };
+        }
+    }
+    Err(DecodeError::Overflow)
+}
+
+/// The canonical (shortest) varint of `value`, one byte at a time.
+pub fn reference_encode(mut value: u64) -> Vec<u8> {
+    let mut out = Vec::with_capacity(10);
+    loop {
+        let low = (value & 0x7f) as u8;
+        value >>= 7;
+        if value == 0 {
+            out.push(low);
+            return out;
+        }
+        out.push(low | 0x80);
+    }
+}
+
+/// Zigzag by definition: 0, -1, 1, -2, 2, ... map to 0, 1, 2, 3, 4, ...
+pub fn reference_zigzag_encode<S: TestSigned>(value: S) -> S::Unsigned {
+    let v = i128::from(value.as_i64());
+    let z = if v >= 0 { 2 * v } else { -2 * v - 1 };
+    u64::try_from(z)
+        .ok()
+        .and_then(<S::Unsigned as TestInt>::from_u64)
+        .expect("a zigzag value fits the unsigned type of the same width")
+}
+
+/// Inverse of [`reference_zigzag_encode`].
+pub fn reference_zigzag_decode<S: TestSigned>(value: S::Unsigned) -> S {
+    let u = i128::from(value.as_u64());
+    let v = if u % 2 == 0 { u / 2 } else { -(u + 1) / 2 };
+    i64::try_from(v)
+        .ok()
+        .and_then(S::from_i64)
+        .expect("a zigzag-decoded value fits the signed type of the same width")
+}
+
+/// [`reference_decode`] followed by [`reference_zigzag_decode`].
+pub fn reference_decode_zigzag<S: TestSigned>(input: &[u8]) -> Result<(S, usize), DecodeError> {
+    reference_decode::<S::Unsigned>(input).map(|(u, len)| (reference_zigzag_decode::<S>(u), len))
+}
+
+// ---------------------------------------------------------------------------
+// Backends
+// ---------------------------------------------------------------------------
+
+/// Every way to run the single-value code: the top-level functions (which use
+/// the compile-time selected backend) and each per-backend type.
+#[derive(Debug, Clone, Copy)]
+pub enum Backend {
+    /// `varint_turbo::decode` and friends.
+    Api,
+    /// `varint_turbo::arch::Scalar`.
+    Scalar(Scalar),
+    /// `varint_turbo::arch::x86_64::Ssse3`.
+    #[cfg(target_arch = "x86_64")]
+    Ssse3(Ssse3),
+    /// `varint_turbo::arch::x86_64::Bmi2`.
+    #[cfg(target_arch = "x86_64")]
+    Bmi2(Bmi2),
+}
+
+/// Every backend name this test suite knows, available or not.
+pub const ALL_BACKEND_NAMES: &[&str] = &["api", "scalar", "ssse3", "bmi2"];
+
+impl Backend {
+    /// "api", "scalar", "ssse3" or "bmi2".
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Api => "api",
+            Backend::Scalar(_) => "scalar",
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ssse3(_) => "ssse3",
+            #[cfg(target_arch = "x86_64")]
+            Backend::Bmi2(_) => "bmi2",
+        }
+    }
+
+    /// `decode` through this backend.
+    pub fn decode<T: VarInt>(self, input: &[u8]) -> Result<(T, usize), DecodeError> {
+        match self {
+            Backend::Api => varint_turbo::decode(input),
+            Backend::Scalar(b) => b.decode(input),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ssse3(b) => b.decode(input),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Bmi2(b) => b.decode(input),
+        }
+    }
+
+    /// `decode_len` through this backend (only the API has its own function;
+    /// for the per-backend types it is `decode` without the value).
+    pub fn decode_len<T: VarInt>(self, input: &[u8]) -> Result<usize, DecodeError> {
+        match self {
+            Backend::Api => varint_turbo::decode_len::<T>(input),
+            other => other.decode::<T>(input).map(|(_, len)| len),
+        }
+    }
+
+    /// `decode_zigzag` through this backend.
+    pub fn decode_zigzag<S: ZigZag>(self, input: &[u8]) -> Result<(S, usize), DecodeError> {
+        match self {
+            Backend::Api => varint_turbo::decode_zigzag(input),
+            other => other
+                .decode::<S::Unsigned>(input)
+                .map(|(u, len)| (varint_turbo::zigzag_decode::<S>(u), len)),
+        }
+    }
+
+    /// `decode_unchecked` through this backend.
+    ///
+    /// # Safety
+    /// `ptr` must be valid for reads of 16 initialized bytes.
+    pub unsafe fn decode_unchecked<T: VarInt>(self, ptr: *const u8) -> (T, usize) {
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            match self {
+                Backend::Api => varint_turbo::decode_unchecked(ptr),
+                Backend::Scalar(b) => b.decode_unchecked(ptr),
+                #[cfg(target_arch = "x86_64")]
+                Backend::Ssse3(b) => b.decode_unchecked(ptr),
+                #[cfg(target_arch = "x86_64")]
+                Backend::Bmi2(b) => b.decode_unchecked(ptr),
+            }
+        }
+    }
+
+    /// Safe `decode_unchecked` on a 16-byte buffer.
+    pub fn decode_unchecked_buf<T: VarInt>(self, buf: &[u8; 16]) -> (T, usize) {
+        // SAFETY: `buf` is 16 initialized bytes.
+        unsafe { self.decode_unchecked(buf.as_ptr()) }
+    }
+
+    /// `encode` through this backend.
+    pub fn encode<T: VarInt>(self, value: T) -> ([u8; 16], u8) {
+        match self {
+            Backend::Api => varint_turbo::encode(value),
+            Backend::Scalar(b) => b.encode(value),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ssse3(b) => b.encode(value),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Bmi2(b) => b.encode(value),
+        }
+    }
+
+    /// `encode_to_slice` through this backend.
+    pub fn encode_to_slice<T: VarInt>(self, value: T, out: &mut [u8]) -> usize {
+        match self {
+            Backend::Api => varint_turbo::encode_to_slice(value, out),
+            Backend::Scalar(b) => b.encode_to_slice(value, out),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ssse3(b) => b.encode_to_slice(value, out),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Bmi2(b) => b.encode_to_slice(value, out),
+        }
+    }
+
+    /// `encode_zigzag` through this backend.
+    pub fn encode_zigzag<S: ZigZag>(self, value: S) -> ([u8; 16], u8) {
+        match self {
+            Backend::Api => varint_turbo::encode_zigzag(value),
+            other => other.encode(varint_turbo::zigzag_encode(value)),
+        }
+    }
+
+    /// `encode_zigzag_to_slice` through this backend.
+    pub fn encode_zigzag_to_slice<S: ZigZag>(self, value: S, out: &mut [u8]) -> usize {
+        match self {
+            Backend::Api => varint_turbo::encode_zigzag_to_slice(value, out),
+            other => other.encode_to_slice(varint_turbo::zigzag_encode(value), out),
+        }
+    }
+}
+
+/// The backends that MUST be available here: "api" and "scalar" always; on
+/// x86-64 "ssse3" and "bmi2" whenever the running CPU has the feature
+/// (unless the build compiled every SIMD path out with
+/// `--cfg varint_turbo_force_scalar`, which the build script's cfgs make
+/// visible to the tests too).
+pub fn expected_backends() -> Vec<&'static str> {
+    #[allow(unused_mut)]
+    let mut names = vec!["api", "scalar"];
+    #[cfg(target_arch = "x86_64")]
+    if !cfg!(varint_turbo_force_scalar) {
+        if std::is_x86_feature_detected!("ssse3") {
+            names.push("ssse3");
+        }
+        if std::is_x86_feature_detected!("bmi2") {
+            names.push("bmi2");
+        }
+    }
+    names
+}
+
+/// The backends whose `new()` returned `Some`, without any check.
+pub fn available_backends() -> Vec<Backend> {
+    let mut list = vec![Backend::Api];
+    list.extend(Scalar::new().map(Backend::Scalar));
+    #[cfg(target_arch = "x86_64")]
+    {
+        list.extend(Ssse3::new().map(Backend::Ssse3));
+        list.extend(Bmi2::new().map(Backend::Bmi2));
+    }
+    list
+}
+
+/// Every backend available on this CPU. Panics if the set differs from
+/// [`expected_backends`]: a backend the CPU supports must never be skipped
+/// silently (and one it does not support must never be offered).
+pub fn backends() -> Vec<Backend> {
+    let list = available_backends();
+    let names: Vec<&str> = list.iter().map(|b| b.name()).collect();
+    assert_eq!(
+        names,
+        expected_backends(),
+        "available backends differ from what the CPU supports (expected_backends())"
+    );
+    list
+}
+
+// ---------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------
+
+/// Lowercase hex, no separators.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Parses lowercase or uppercase hex without separators; panics on anything else.
+pub fn unhex(text: &str) -> Vec<u8> {
+    assert!(text.len() % 2 == 0, "odd-length hex {text:?}");
+    (0..text.len())
+        .step_by(2)
+        .map(|i| {
+            u8::from_str_radix(&text[i..i + 2], 16)
+                .unwrap_or_else(|e| panic!("bad hex {text:?}: {e}"))
+        })
+        .collect()
+}
+
+/// `input` copied into a 16-byte buffer filled with `fill` (as
+/// `decode_unchecked` needs); inputs longer than 16 bytes are cut.
+pub fn padded(input: &[u8], fill: u8) -> [u8; 16] {
+    let mut buf = [fill; 16];
+    let n = input.len().min(16);
+    buf[..n].copy_from_slice(&input[..n]);
+    buf
+}
+
+// ---------------------------------------------------------------------------
+// Checks against the reference (panic with the input on the first mismatch)
+// ---------------------------------------------------------------------------
+
+/// `decode::<T>` and `decode_len::<T>` of every backend equal the reference.
+pub fn check_decode<T: TestInt>(backends: &[Backend], input: &[u8]) {
+    let expected = reference_decode::<T>(input);
+    check_decode_expecting::<T>(backends, input, expected);
+}
+
+/// `decode::<T>` of every backend, and the API's `decode_len::<T>`, equal
+/// `expected`. (`decode_len` exists only in the top-level API; for the
+/// per-backend types [`Backend::decode_len`] is the test's own wrapper
+/// around `decode`, so calling it would test nothing.)
+pub fn check_decode_expecting<T: TestInt>(
+    backends: &[Backend],
+    input: &[u8],
+    expected: Result<(T, usize), DecodeError>,
+) {
+    for &backend in backends {
+        let got = backend.decode::<T>(input);
+        if got != expected {
+            panic!(
+                "{}: decode::<{}>({}) = {got:?}, expected {expected:?}",
+                backend.name(),
+                T::NAME,
+                hex(input)
+            );
+        }
+        if !matches!(backend, Backend::Api) {
+            continue;
+        }
+        let got_len = backend.decode_len::<T>(input);
+        if got_len != expected.map(|(_, len)| len) {
+            panic!(
+                "{}: decode_len::<{}>({}) = {got_len:?}, expected {:?}",
+                backend.name(),
+                T::NAME,
+                hex(input),
+                expected.map(|(_, len)| len)
+            );
+        }
+    }
+}
+
+/// `decode_zigzag::<S>` of every backend equals the reference.
+pub fn check_decode_zigzag<S: TestSigned>(backends: &[Backend], input: &[u8]) {
+    let expected = reference_decode_zigzag::<S>(input);
+    for &backend in backends {
+        let got = backend.decode_zigzag::<S>(input);
+        if got != expected {
+            panic!(
+                "{}: decode_zigzag::<{}>({}) = {got:?}, expected {expected:?}",
+                backend.name(),
+                S::NAME,
+                hex(input)
+            );
+        }
+    }
+}
+
+/// `decode_unchecked::<T>` on the 16 bytes of `buf`: equal to `decode` if
+/// the buffer holds a valid varint for `T`, else a length in `1..=MAX_LEN`.
+pub fn check_decode_unchecked<T: TestInt>(backends: &[Backend], buf: &[u8; 16]) {
+    let expected = reference_decode::<T>(buf);
+    for &backend in backends {
+        let got = backend.decode_unchecked_buf::<T>(buf);
+        match expected {
+            Ok(exp) => {
+                if got != exp {
+                    panic!(
+                        "{}: decode_unchecked::<{}>({}) = {got:?}, expected {exp:?} (valid input)",
+                        backend.name(),
+                        T::NAME,
+                        hex(buf)
+                    );
+                }
+            }
+            Err(err) => {
+                if !(1..=T::REF_MAX_LEN).contains(&got.1) {
+                    panic!(
+                        "{}: decode_unchecked::<{}>({}) = {got:?}: length outside 1..={} \
+                         for a malformed input ({err:?})",
+                        backend.name(),
+                        T::NAME,
+                        hex(buf),
+                        T::REF_MAX_LEN
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Every decoding check for `T` on `input`: decode, decode_len, and
+/// decode_unchecked on the input padded with zeros and with 0xff.
+pub fn check_all_decodes<T: TestInt>(backends: &[Backend], input: &[u8]) {
+    check_decode::<T>(backends, input);
+    check_decode_unchecked::<T>(backends, &padded(input, 0x00));
+    check_decode_unchecked::<T>(backends, &padded(input, 0xff));
+}
+
+/// `encode`, `encode_to_slice` (into a 16-byte buffer, an exact-size buffer
+/// and a 10-byte buffer) and `encoded_len` of `value` on every backend equal
+/// the reference encoding, and the encoding decodes back to `value`.
+pub fn check_encode<T: TestInt>(backends: &[Backend], value: T) {
+    let expected = reference_encode(value.as_u64());
+    let n = expected.len();
+    assert_eq!(
+        varint_turbo::encoded_len(value),
+        n,
+        "encoded_len::<{}>({value:?})",
+        T::NAME
+    );
+    for &backend in backends {
+        let name = backend.name();
+        let (bytes, len) = backend.encode(value);
+        assert_eq!(
+            (
+                &bytes[..usize::from(len)],
+                &bytes[usize::from(len).min(16)..]
+            ),
+            (&expected[..], &[0u8; 16][n..]),
+            "{name}: encode::<{}>({value:?}): varint then zero padding",
+            T::NAME
+        );
+
+        // A large buffer (the direct 16-byte path): the varint, then bytes
+        // that are untouched or zero, and nothing written from index 10 on.
+        let mut big = [0xa5u8; 32];
+        let written = backend.encode_to_slice(value, &mut big);
+        assert_eq!(
+            written,
+            n,
+            "{name}: encode_to_slice::<{}>({value:?}) length",
+            T::NAME
+        );
+        assert_eq!(
+            &big[..n],
+            &expected[..],
+            "{name}: encode_to_slice::<{}>({value:?})",
+            T::NAME
+        );
+        assert!(
+            big[n..10].iter().all(|&b| b == 0xa5 || b == 0),
+            "{name}: encode_to_slice::<{}>({value:?}) wrote non-zero data after the varint: {}",
+            T::NAME,
+            hex(&big)
+        );
+        assert!(
+            big[10..].iter().all(|&b| b == 0xa5),
+            "{name}: encode_to_slice::<{}>({value:?}) wrote at index 10 or later: {}",
+            T::NAME,
+            hex(&big)
+        );
+
+        // Exact-size and 10-byte buffers (the short path), inside sentinels.
+        for size in [n, 10] {
+            let mut buf = [0x5au8; 40];
+            let written = backend.encode_to_slice(value, &mut buf[8..8 + size]);
+            assert_eq!(
+                written,
+                n,
+                "{name}: encode_to_slice::<{}>({value:?}) into {size} bytes",
+                T::NAME
+            );
+            assert_eq!(
+                &buf[8..8 + n],
+                &expected[..],
+                "{name}: encode_to_slice into {size} bytes"
+            );
+            assert!(
+                buf[..8].iter().chain(&buf[8 + size..]).all(|&b| b == 0x5a),
+                "{name}: encode_to_slice::<{}>({value:?}) wrote outside its {size}-byte slice",
+                T::NAME
+            );
+            assert!(
+                buf[8 + n..8 + size].iter().all(|&b| b == 0x5a || b == 0),
+                "{name}: encode_to_slice::<{}>({value:?}) wrote non-zero data after the varint",
+                T::NAME
+            );
+        }
+
+        // And back.
+        assert_eq!(
+            backend.decode::<T>(&expected),
+            Ok((value, n)),
+            "{name}: decode::<{}> of the encoding of {value:?}",
+            T::NAME
+        );
+    }
+}
+
+/// `encode_zigzag`/`encode_zigzag_to_slice`/`decode_zigzag` of `value` on
+/// every backend agree with the reference.
+pub fn check_encode_zigzag<S: TestSigned>(backends: &[Backend], value: S) {
+    let unsigned = reference_zigzag_encode(value);
+    assert_eq!(
+        varint_turbo::zigzag_encode(value),
+        unsigned,
+        "zigzag_encode::<{}>({value:?})",
+        S::NAME
+    );
+    assert_eq!(
+        varint_turbo::zigzag_decode::<S>(unsigned),
+        value,
+        "zigzag_decode::<{}>",
+        S::NAME
+    );
+    let expected = reference_encode(unsigned.as_u64());
+    let n = expected.len();
+    for &backend in backends {
+        let name = backend.name();
+        let (bytes, len) = backend.encode_zigzag(value);
+        assert_eq!(
+            &bytes[..usize::from(len)],
+            &expected[..],
+            "{name}: encode_zigzag::<{}>({value:?})",
+            S::NAME
+        );
+        assert!(
+            bytes[n..].iter().all(|&b| b == 0),
+            "{name}: encode_zigzag padding"
+        );
+        let mut buf = [0x5au8; 24];
+        let written = backend.encode_zigzag_to_slice(value, &mut buf[4..4 + n]);
+        assert_eq!(
+            written,
+            n,
+            "{name}: encode_zigzag_to_slice::<{}>({value:?})",
+            S::NAME
+        );
+        assert_eq!(
+            &buf[4..4 + n],
+            &expected[..],
+            "{name}: encode_zigzag_to_slice::<{}>({value:?})",
+            S::NAME
+        );
+        assert!(buf[..4].iter().chain(&buf[4 + n..]).all(|&b| b == 0x5a));
+        let mut big = [0u8; 16];
+        assert_eq!(backend.encode_zigzag_to_slice(value, &mut big), n);
+        assert_eq!(&big[..n], &expected[..]);
+        assert_eq!(
+            backend.decode_zigzag::<S>(&expected),
+            Ok((value, n)),
+            "{name}: decode_zigzag::<{}> of the encoding of {value:?}",
+            S::NAME
+        );
+    }
+}
