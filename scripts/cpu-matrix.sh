@@ -11,7 +11,8 @@
 #     * under qemu-user  -cpu Haswell    BMI2, fast PDEP    -> scalar,ssse3,bmi2
 #     * under qemu-user  -cpu EPYC-Rome  BMI2, AMD fam 0x17 -> scalar,ssse3,bmi2, PDEP slow
 #     * natively, expectations read from /proc/cpuinfo.
-#   Each run gets VARINT_TURBO_EXPECT_BACKENDS / _PDEP_FAST / _SINGLE_BACKEND,
+#   Each run gets VARINT_TURBO_EXPECT_BACKENDS / _PDEP_FAST / _SINGLE_BACKEND /
+#   _BULK_BACKEND (checked by tests/backends_ran.rs and tests/bulk.rs),
 #   which tests/backends_ran.rs checks. Before each run a tiny probe program
 #   (compiled here with plain rustc, independent of the crate) checks that
 #   the CPU model really reports the vendor/family/features we expect, so a
@@ -181,14 +182,21 @@ if [[ $NATIVE_FLAGS == *" bmi2 "* ]]; then
 fi
 NATIVE_SINGLE=scalar
 [[ $NATIVE_PDEP == true ]] && NATIVE_SINGLE=bmi2
+# The bulk API's run-time choice (varint_turbo::detected_backend()): the
+# fastest backend whose features /proc/cpuinfo lists.
+has_flags() { local f; for f in "$@"; do [[ $NATIVE_FLAGS == *" $f "* ]] || return 1; done; }
+NATIVE_BULK=scalar
+has_flags ssse3 popcnt && NATIVE_BULK=ssse3
+has_flags avx2 bmi1 bmi2 abm popcnt && NATIVE_BULK=avx2
+has_flags avx512f avx512bw avx512vl avx512cd avx512vbmi avx512_vbmi2 bmi1 bmi2 popcnt && NATIVE_BULK=avx512-vbmi2
 
-# row name | qemu -cpu model ("-" = native) | vendor | family | backends | pdep fast
+# row name | qemu -cpu model ("-" = native) | vendor | family | backends | pdep fast | bulk backend
 ROWS=(
-    "qemu64|qemu64|AuthenticAMD|15|scalar|false"
-    "Nehalem|Nehalem|GenuineIntel|6|scalar,ssse3|false"
-    "Haswell|Haswell|GenuineIntel|6|scalar,ssse3,bmi2|true"
-    "EPYC-Rome|EPYC-Rome|AuthenticAMD|23|scalar,ssse3,bmi2|false"
-    "native|-|$NATIVE_VENDOR|$NATIVE_FAMILY|$NATIVE_BACKENDS|$NATIVE_PDEP"
+    "qemu64|qemu64|AuthenticAMD|15|scalar|false|scalar"
+    "Nehalem|Nehalem|GenuineIntel|6|scalar,ssse3|false|ssse3"
+    "Haswell|Haswell|GenuineIntel|6|scalar,ssse3,bmi2|true|avx2"
+    "EPYC-Rome|EPYC-Rome|AuthenticAMD|23|scalar,ssse3,bmi2|false|avx2"
+    "native|-|$NATIVE_VENDOR|$NATIVE_FAMILY|$NATIVE_BACKENDS|$NATIVE_PDEP|$NATIVE_BULK"
 )
 echo "==> native cpu: $NATIVE_MODEL ($NATIVE_VENDOR family $NATIVE_FAMILY): expecting backends $NATIVE_BACKENDS, pdep fast $NATIVE_PDEP"
 
@@ -246,12 +254,12 @@ show_failure() {
 }
 
 run_row() {
-    local name=$1 model=$2 vendor=$3 family=$4 backends=$5 pdep=$6
+    local name=$1 model=$2 vendor=$3 family=$4 backends=$5 pdep=$6 bulk=$7
     local runner=() result=ok note="" t0 ms passed=0 failed=0 ignored=0
     [[ $model != - ]] && runner=("$QEMU" -cpu "$model")
     local label=$name
     [[ $model != - ]] && label="qemu -cpu $model"
-    echo "==> $label: expecting backends $backends, pdep fast $pdep"
+    echo "==> $label: expecting backends $backends, pdep fast $pdep, bulk $bulk"
     t0=$(now_ms)
 
     local probe got want="vendor=$vendor family=$family backends=$backends pdep_fast=$pdep"
@@ -279,6 +287,7 @@ run_row() {
         env VARINT_TURBO_EXPECT_BACKENDS="$backends" \
             VARINT_TURBO_EXPECT_PDEP_FAST="$pdep" \
             VARINT_TURBO_EXPECT_SINGLE_BACKEND=scalar \
+            VARINT_TURBO_EXPECT_BULK_BACKEND="$bulk" \
             CARGO_MANIFEST_DIR="$PWD" \
             timeout --kill-after=30 "$TIMEOUT" "${runner[@]}" "$bin" >"$log" 2>&1 || rc=$?
         read -r p f i < <(count_results "$log")
@@ -302,9 +311,9 @@ run_row() {
 }
 
 for row in "${ROWS[@]}"; do
-    IFS='|' read -r name model vendor family backends pdep <<<"$row"
+    IFS='|' read -r name model vendor family backends pdep bulk <<<"$row"
     wanted "$name" || continue
-    run_row "$name" "$model" "$vendor" "$family" "$backends" "$pdep"
+    run_row "$name" "$model" "$vendor" "$family" "$backends" "$pdep" "$bulk"
 done
 PART1_MS=$(($(now_ms) - T_START))
 
@@ -327,6 +336,7 @@ if wanted native-opt; then
             VARINT_TURBO_EXPECT_BACKENDS="$NATIVE_BACKENDS" \
             VARINT_TURBO_EXPECT_PDEP_FAST="$NATIVE_PDEP" \
             VARINT_TURBO_EXPECT_SINGLE_BACKEND="$NATIVE_SINGLE" \
+            VARINT_TURBO_EXPECT_BULK_BACKEND="$NATIVE_BULK" \
             cargo test "${NATIVE_ARGS[@]}" >>"$log" 2>&1 || rc=$?
     fi
     ms=$(($(now_ms) - t0))

@@ -49,10 +49,13 @@
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
 pub mod arch;
+mod bulk;
 mod cpu;
 mod decode;
 mod encode;
@@ -61,6 +64,12 @@ mod varint;
 mod zigzag;
 
 pub use arch::single_value_backend;
+pub use bulk::{
+    count_varints, decode_slice, decode_slice_zigzag, detected_backend, encode_slice_into,
+    encoded_len_sum, Backend, BulkDecodeError,
+};
+#[cfg(feature = "alloc")]
+pub use bulk::{decode_all, decode_all_zigzag, encode_slice, encode_slice_zigzag};
 pub use cpu::pdep_is_fast;
 pub use decode::{decode, decode_len, decode_unchecked, decode_zigzag};
 pub use encode::{encode, encode_to_slice, encode_zigzag, encode_zigzag_to_slice, encoded_len};

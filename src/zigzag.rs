@@ -23,6 +23,9 @@ pub trait ZigZag: sealed::Sealed {
     fn zigzag_encode(self) -> Self::Unsigned;
     #[doc(hidden)]
     fn zigzag_decode(value: Self::Unsigned) -> Self;
+    /// The same bits as the unsigned type (an `as` cast).
+    #[doc(hidden)]
+    fn to_unsigned_bits(self) -> Self::Unsigned;
 }
 
 macro_rules! impl_zigzag {
@@ -37,6 +40,10 @@ macro_rules! impl_zigzag {
             #[inline(always)]
             fn zigzag_decode(value: $unsigned) -> Self {
                 $dec(value)
+            }
+            #[inline(always)]
+            fn to_unsigned_bits(self) -> $unsigned {
+                self as $unsigned
             }
         }
 

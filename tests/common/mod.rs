@@ -16,6 +16,9 @@
 
 use std::fmt::Debug;
 
+#[cfg(unix)]
+pub mod guarded_page;
+
 #[cfg(target_arch = "x86_64")]
 use varint_turbo::arch::x86_64::{Bmi2, Ssse3};
 use varint_turbo::arch::Scalar;
@@ -382,7 +385,7 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// Parses lowercase or uppercase hex without separators; panics on anything else.
 pub fn unhex(text: &str) -> Vec<u8> {
-    assert!(text.len() % 2 == 0, "odd-length hex {text:?}");
+    assert!(text.len().is_multiple_of(2), "odd-length hex {text:?}");
     (0..text.len())
         .step_by(2)
         .map(|i| {

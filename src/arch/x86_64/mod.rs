@@ -1,5 +1,7 @@
 //! x86-64 backends: SSSE3 (and AVX2 encoding of the same kernels) and BMI2.
 
+pub(crate) mod avx2;
+pub(crate) mod avx512;
 pub mod bmi2;
 pub mod ssse3;
 

@@ -1,0 +1,810 @@
+//! AVX2 and SSSE3 bulk decoders: a table-driven gather in the manner of
+//! Masked VByte (Plaisance, Kurz and Lemire, "Vectorized VByte Decoding",
+//! 2015), but on a **fixed grid** of 7-byte chunks.
+//!
+//! # Why a fixed grid
+//!
+//! Masked VByte advances the input by the number of bytes its table says a
+//! step consumed, so each step waits for the previous step's load,
+//! `pmovmskb` and table load (a chain of about 15 cycles). Here step `c`
+//! looks at the chunk `[q, q + 7)`, `q = q0 + 7c` whatever the data, and
+//! decodes exactly the varints whose **last byte** lies in the chunk. The
+//! steps do not wait for each other: the only values carried from one to the
+//! next are the output count (`+= n`) and `carry`, the number of bytes of
+//! the varint that enters the chunk from before it (a load, `and` and add).
+//! No serial `tzcnt` per value, no `PDEP`/`PEXT` (microcoded on AMD before
+//! Zen 3).
+//!
+//! # One step
+//!
+//! The 16-byte window `[q - 9, q + 7)` is loaded (broadcast to both 128-bit
+//! halves for AVX2). Bits 9..16 of its `pmovmskb` are the chunk's 7
+//! continuation bits, which index the chunk table (2^7 = 128 entries of 64 bytes,
+//! one cache line each: 8 KiB). With `e_0 < ... < e_{n-1}` the chunk's
+//! varint ends (bytes without the continuation bit, `n <= 7`):
+//!
+//! * varints `1..n` start and end inside the chunk, so the entry alone
+//!   knows their bytes: it holds `pshufb` controls that put varint `j`'s
+//!   bytes into 64-bit lane `j` (control byte `0x80` makes a zero byte).
+//!   They have at most 6 bytes; varints `3..n` at most 4, because three
+//!   varints end before them in the chunk.
+//! * varint 0 ends at `e_0` and starts `carry` bytes before the chunk, so
+//!   it has `L = carry + e_0 + 1` bytes. Every varint of at most 10 bytes
+//!   lies inside the window, whose 9 bytes before the chunk are the reason
+//!   for the odd chunk size (16 - 9 = 7). Its control comes from a second table
+//!   (indexed by `(L - 1, e_0)`: 10 x 8 entries of 16 bytes, 1.25 KiB) and
+//!   fills a whole 128-bit lane, bytes 0..L.
+//!
+//! The values are computed in two vectors of four 64-bit lanes, A = (varint
+//! 0's bytes 0..8, its bytes 8..10, varints 1 and 2) and B = (varints 3..6,
+//! unused). The window, continuation bits masked off, is shuffled by each
+//! control. `pmaddubsw` by `[1, 128]` merges byte pairs into 14-bit groups
+//! (`b0 + 128 * b1`), `pmaddwd` by `[1, 2^14]` pairs of those into 28 bits
+//! per 32-bit lane. In A, `(x & (2^28 - 1)) | (x >> 32) << 28` joins the two
+//! 28-bit halves of each 64-bit lane and varint 0's bytes 8 and 9 (14 bits
+//! in lane 1) are added at bit 56. B's varints have at most 4 bytes, so its
+//! 28-bit results already are 64-bit values. Seven values are stored
+//! (lanes 0, 2, 3 of A at `out[0..3]`, B at `out[3..7]`, overlapping) and
+//! `n` of them kept, so a step needs room for 7 values.
+//!
+//! # Validation and fallback
+//!
+//! `key = (L - 1) << 8 | (last byte of varint 0)` is compared with one
+//! constant per type, `(MAX_LEN - 1) << 8 | T::MAX >> 7 (MAX_LEN - 1)`: it
+//! accepts exactly the varints 0 that the scalar decoder accepts (for `u64`
+//! at most 10 bytes and a 10th byte of 0 or 1, as Go protowire). For types
+//! narrower than `u64` the entry's longest varint `1..n` must have at most
+//! `MAX_LEN` bytes, and a vector test compares the values with `T::MAX`.
+//! A chunk that fails goes to the scalar single-value decoder, which decodes
+//! its `n` varints and reports the exact error, index and byte offset. A
+//! chunk without a varint end stores nothing and adds 7 to `carry` (a
+//! varint then longer than any `MAX_LEN` fails in the scalar decoder).
+//!
+//! # Special cases
+//!
+//! * A window of 16 one-byte varints switches to widening 32 bytes into 32
+//!   values per step while the next 32 bytes have no continuation bit.
+//! * Every 32 steps the output count is checked: fewer than one value per
+//!   step (8..10-byte varints: random `u64`, nanosecond timestamps) costs
+//!   more per value than the scalar decoder, which then takes the next 1024
+//!   values.
+//! * The first 9 varints (so that the first window starts at or after
+//!   byte 0), the varints whose window would cross the end of `input`, and
+//!   those for which fewer than 7 output slots remain are decoded by the
+//!   scalar decoder: no load leaves `input`, no store leaves `out`.
+
+use core::arch::x86_64::*;
+
+use crate::bulk::{scalar_values, BulkDecodeError};
+use crate::varint::VarInt;
+
+/// Bytes per step: the chunk whose varint ends are decoded.
+const CHUNK: usize = 7;
+/// Window bytes before the chunk: 9, so that a 10-byte varint ending at the
+/// chunk's first byte is inside the 16-byte window.
+const BEFORE: usize = 16 - CHUNK;
+/// Chunks per block; after each, the output count decides whether the
+/// data is sparse (long varints) enough for the scalar decoder.
+const BLOCK: usize = 32;
+/// Fewer values than this in a block of chunks (under one varint per
+/// chunk: mostly 8-10-byte varints) switch to the scalar decoder, which costs
+/// less per value than a chunk step when a step yields less than one value.
+const SPARSE: usize = BLOCK;
+/// Values decoded by the scalar decoder before the vector steps resume.
+const SCALAR_STRETCH: usize = 1024;
+/// A `pshufb` control byte that produces a zero byte.
+const ZERO: u8 = 0x80;
+
+/// The decoding recipe for one chunk, indexed by its 7 continuation bits.
+#[repr(C, align(64))]
+#[derive(Clone, Copy)]
+struct Entry {
+    /// `pshufb` control for varints 1 and 2 (upper half of vector A).
+    rest: [u8; 16],
+    /// `pshufb` control for varints 3..6 (vector B; its last lane is unused).
+    b: [u8; 32],
+    /// Number of varints that end in the chunk.
+    n: u8,
+    /// Position of the first end in the chunk (0 if there is none).
+    first: u8,
+    /// Bytes after the chunk's last end: the next chunk's `carry` (7 if
+    /// there is no end, to be added to the current `carry`).
+    tail: u8,
+    /// Length of the longest of varints `1..n` (0 if none).
+    max_rest: u8,
+    /// `144 * first`: with `128 * carry` the byte offset of varint 0's
+    /// control in `TABLES.lane0`, `128 * (L - 1) + 16 * first`.
+    first_offset: u16,
+    /// `128 * tail`.
+    tail_128: u16,
+    /// 0xffff if no varint ends in the chunk (`carry` grows by 7), else 0.
+    keep: u16,
+    _pad: [u8; 6],
+}
+
+const fn entry(cont: usize) -> Entry {
+    let mut e = Entry {
+        rest: [ZERO; 16],
+        b: [ZERO; 32],
+        n: 0,
+        first: 0,
+        tail: CHUNK as u8,
+        max_rest: 0,
+        first_offset: 0,
+        tail_128: 128 * CHUNK as u16,
+        keep: 0xffff,
+        _pad: [0; 6],
+    };
+    let mut start = 0;
+    let mut lane = 0;
+    let mut i = 0;
+    while i < CHUNK {
+        if (cont >> i) & 1 == 0 {
+            if lane == 0 {
+                e.first = i as u8;
+                e.first_offset = 144 * i as u16;
+            } else {
+                let len = i + 1 - start;
+                if len > e.max_rest as usize {
+                    e.max_rest = len as u8;
+                }
+                let mut k = 0;
+                while k < len {
+                    let index = (BEFORE + start + k) as u8;
+                    if lane <= 2 {
+                        e.rest[(lane - 1) * 8 + k] = index;
+                    } else {
+                        e.b[(lane - 3) * 8 + k] = index;
+                    }
+                    k += 1;
+                }
+            }
+            lane += 1;
+            start = i + 1;
+        }
+        i += 1;
+    }
+    e.n = lane as u8;
+    if lane > 0 {
+        e.tail = (CHUNK - start) as u8;
+        e.tail_128 = 128 * e.tail as u16;
+        e.keep = 0;
+    }
+    e
+}
+
+/// Both tables in one static, so that one register addresses them.
+#[repr(C, align(64))]
+struct Tables {
+    /// Chunk recipes, indexed by the chunk's continuation bits.
+    chunks: [Entry; 1 << CHUNK],
+    /// `pshufb` controls for varint 0, indexed by `8 * (L - 1) + e_0`:
+    /// window bytes `BEFORE + e_0 - (L - 1) ..= BEFORE + e_0` into bytes
+    /// `0..L`, zeros above.
+    lane0: [[u8; 16]; 80],
+}
+
+/// The tables: 128 x 64 bytes of chunk recipes, 80 x 16 bytes of varint-0
+/// controls (9472 bytes), built at compile time.
+static TABLES: Tables = {
+    let mut chunks = [entry(0); 1 << CHUNK];
+    let mut cont = 0;
+    while cont < 1 << CHUNK {
+        chunks[cont] = entry(cont);
+        cont += 1;
+    }
+    let mut lane0 = [[ZERO; 16]; 80];
+    let mut len_minus_1 = 0;
+    while len_minus_1 < 10 {
+        let mut end = 0;
+        while end < 8 {
+            let mut k = 0;
+            while k <= len_minus_1 {
+                // For end = 7 (not a chunk position) the index may reach
+                // 16; pshufb uses only its low 4 bits, and the row is unused.
+                lane0[len_minus_1 * 8 + end][k] = (BEFORE + end - len_minus_1 + k) as u8 & 15;
+                k += 1;
+            }
+            end += 1;
+        }
+        len_minus_1 += 1;
+    }
+    Tables { chunks, lane0 }
+};
+
+/// The vector operations of one step, for 32-byte (AVX2) and 16-byte
+/// (SSSE3) registers. A "quad" is four 64-bit lanes.
+trait Kernel {
+    /// The window, continuation bits cleared (broadcast to 32 bytes for AVX2).
+    type Window: Copy;
+    /// Four 64-bit lanes.
+    type Quad: Copy;
+
+    /// Loads the 16 bytes at `src`: (window without continuation bits,
+    /// `pmovmskb` of the 16 bytes).
+    ///
+    /// # Safety
+    /// 16 bytes must be readable at `src`; the CPU must have the kernel's features.
+    unsafe fn window(src: *const u8) -> (Self::Window, u32);
+    /// Vector A before packing: control `lane0` (16 bytes) for lanes 0-1,
+    /// `rest` (16 bytes) for lanes 2-3.
+    ///
+    /// # Safety
+    /// 16 bytes must be readable at `lane0` and at `rest`; CPU features.
+    unsafe fn gather_a(window: Self::Window, lane0: *const u8, rest: *const u8) -> Self::Quad;
+    /// Vector B before packing, from the 32-byte control at `control`.
+    ///
+    /// # Safety
+    /// 32 bytes must be readable at `control`; CPU features.
+    unsafe fn gather_b(window: Self::Window, control: *const u8) -> Self::Quad;
+    /// `pmaddubsw` + `pmaddwd`: 28-bit values in each 32-bit lane.
+    ///
+    /// # Safety
+    /// CPU features.
+    unsafe fn pack28(x: Self::Quad) -> Self::Quad;
+    /// Joins the two 28-bit halves of each 64-bit lane.
+    ///
+    /// # Safety
+    /// CPU features.
+    unsafe fn pack56(x: Self::Quad) -> Self::Quad;
+    /// Adds lane 1 (bytes 8 and 9 of varint 0) to lane 0 at bit 56.
+    ///
+    /// # Safety
+    /// CPU features.
+    unsafe fn join_lane0(x: Self::Quad) -> Self::Quad;
+    /// Whether any lane of `a` or `b` has a bit at or above `bits` set.
+    ///
+    /// # Safety
+    /// CPU features.
+    unsafe fn exceeds(a: Self::Quad, b: Self::Quad, bits: u32) -> bool;
+    /// Stores lane 0 of `a` to `dst[0]`, lanes 2-3 to `dst[1..3]` and the
+    /// lanes of `b` to `dst[3..7]`, narrowed to `T`.
+    ///
+    /// # Safety
+    /// `dst` must be valid for writing 7 `T`; CPU features.
+    unsafe fn store<T: VarInt>(dst: *mut T, a: Self::Quad, b: Self::Quad);
+    /// Whether the 32 bytes at `src` all lack the continuation bit.
+    ///
+    /// # Safety
+    /// 32 bytes must be readable at `src`; CPU features.
+    unsafe fn all_ends_32(src: *const u8) -> bool;
+    /// Widens the 32 bytes at `src` (all below 0x80) to 32 `T` at `dst`.
+    ///
+    /// # Safety
+    /// 32 bytes readable at `src`, 32 `T` writable at `dst`; CPU features.
+    unsafe fn widen_32<T: VarInt>(dst: *mut T, src: *const u8);
+}
+
+/// `pmaddubsw` multipliers: byte pairs `b0 + 128 * b1`.
+const PAIRS: i16 = 0x8001u16 as i16;
+/// `pmaddwd` multipliers: 14-bit pairs `p0 + 2^14 * p1`.
+const QUADS: i32 = 1 | (1 << 14) << 16;
+
+/// AVX2: vector A and B are one register each.
+struct Avx2;
+
+impl Kernel for Avx2 {
+    type Window = __m256i;
+    type Quad = __m256i;
+
+    #[inline(always)]
+    unsafe fn window(src: *const u8) -> (__m256i, u32) {
+        // SAFETY: 16 readable bytes at `src` (caller); AVX2 (caller).
+        unsafe {
+            // A broadcast load (no shuffle port); both halves give the mask.
+            let wide = _mm256_broadcastsi128_si256(_mm_loadu_si128(src.cast()));
+            let mask = _mm256_movemask_epi8(wide) as u32 & 0xffff;
+            (_mm256_and_si256(wide, _mm256_set1_epi8(0x7f)), mask)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn gather_a(window: __m256i, lane0: *const u8, rest: *const u8) -> __m256i {
+        // SAFETY: 16 readable bytes at each pointer (caller); AVX2 (caller).
+        unsafe { _mm256_shuffle_epi8(window, _mm256_loadu2_m128i(rest.cast(), lane0.cast())) }
+    }
+
+    #[inline(always)]
+    unsafe fn gather_b(window: __m256i, control: *const u8) -> __m256i {
+        // SAFETY: 32 readable bytes at `control` (caller); AVX2 (caller).
+        unsafe { _mm256_shuffle_epi8(window, _mm256_loadu_si256(control.cast())) }
+    }
+
+    #[inline(always)]
+    unsafe fn pack28(x: __m256i) -> __m256i {
+        // SAFETY: AVX2 (caller); no memory access.
+        unsafe {
+            let pairs = _mm256_maddubs_epi16(_mm256_set1_epi16(PAIRS), x);
+            _mm256_madd_epi16(pairs, _mm256_set1_epi32(QUADS))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn pack56(x: __m256i) -> __m256i {
+        // SAFETY: AVX2 (caller); no memory access.
+        unsafe {
+            _mm256_or_si256(
+                _mm256_and_si256(x, _mm256_set1_epi64x(0x0fff_ffff)),
+                _mm256_slli_epi64::<28>(_mm256_srli_epi64::<32>(x)),
+            )
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn join_lane0(x: __m256i) -> __m256i {
+        // SAFETY: AVX2 (caller); no memory access.
+        unsafe {
+            // Lane 1 moves to lane 0 (and lane 3 to lane 2, shifted out by
+            // the count of 64, as is lane 0's copy in lane 1).
+            let high = _mm256_bsrli_epi128::<8>(x);
+            _mm256_or_si256(
+                x,
+                _mm256_sllv_epi64(high, _mm256_setr_epi64x(56, 64, 64, 64)),
+            )
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn exceeds(a: __m256i, b: __m256i, bits: u32) -> bool {
+        // SAFETY: AVX2 (caller); no memory access.
+        unsafe {
+            let above = _mm256_srl_epi64(_mm256_or_si256(a, b), _mm_cvtsi32_si128(bits as i32));
+            _mm256_testz_si256(above, above) == 0
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store<T: VarInt>(dst: *mut T, a: __m256i, b: __m256i) {
+        // SAFETY: 7 writable `T` at `dst` (caller); every store below
+        // writes inside `dst[0..7]`; AVX2 (caller).
+        unsafe {
+            if core::mem::size_of::<T>() == 8 {
+                _mm_storel_epi64(dst.cast(), _mm256_castsi256_si128(a));
+                _mm_storeu_si128(dst.add(1).cast(), _mm256_extracti128_si256::<1>(a));
+                _mm256_storeu_si256(dst.add(3).cast(), b);
+            } else {
+                // The low 32 bits of lanes 0, 2, 3 of `a` and 0..4 of `b`.
+                let a32 = _mm256_permutevar8x32_epi32(a, _mm256_setr_epi32(0, 4, 6, 6, 0, 0, 0, 0));
+                let b32 = _mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 2, 4, 6, 0, 0, 0, 0));
+                store_u32x4::<T>(dst, _mm256_castsi256_si128(a32));
+                store_u32x4::<T>(dst.add(3), _mm256_castsi256_si128(b32));
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn all_ends_32(src: *const u8) -> bool {
+        // SAFETY: 32 readable bytes at `src` (caller); AVX2 (caller).
+        unsafe { _mm256_movemask_epi8(_mm256_loadu_si256(src.cast())) == 0 }
+    }
+
+    #[inline(always)]
+    unsafe fn widen_32<T: VarInt>(dst: *mut T, src: *const u8) {
+        // SAFETY: 32 readable bytes at `src`, 32 writable `T` at `dst`
+        // (caller); every access below is inside them; AVX2 (caller).
+        unsafe {
+            match core::mem::size_of::<T>() {
+                8 => {
+                    for i in 0..8 {
+                        let bytes =
+                            _mm_cvtsi32_si128(src.add(4 * i).cast::<i32>().read_unaligned());
+                        _mm256_storeu_si256(dst.add(4 * i).cast(), _mm256_cvtepu8_epi64(bytes));
+                    }
+                }
+                4 => {
+                    for i in 0..4 {
+                        let bytes = _mm_loadl_epi64(src.add(8 * i).cast());
+                        _mm256_storeu_si256(dst.add(8 * i).cast(), _mm256_cvtepu8_epi32(bytes));
+                    }
+                }
+                2 => {
+                    for i in 0..2 {
+                        let bytes = _mm_loadu_si128(src.add(16 * i).cast());
+                        _mm256_storeu_si256(dst.add(16 * i).cast(), _mm256_cvtepu8_epi16(bytes));
+                    }
+                }
+                _ => _mm256_storeu_si256(dst.cast(), _mm256_loadu_si256(src.cast())),
+            }
+        }
+    }
+}
+
+/// SSSE3: vectors A and B are two registers each.
+struct Ssse3;
+
+impl Kernel for Ssse3 {
+    type Window = __m128i;
+    type Quad = [__m128i; 2];
+
+    #[inline(always)]
+    unsafe fn window(src: *const u8) -> (__m128i, u32) {
+        // SAFETY: 16 readable bytes at `src` (caller); SSE2 (caller).
+        unsafe {
+            let bytes = _mm_loadu_si128(src.cast());
+            let mask = _mm_movemask_epi8(bytes) as u32;
+            (_mm_and_si128(bytes, _mm_set1_epi8(0x7f)), mask)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn gather_a(window: __m128i, lane0: *const u8, rest: *const u8) -> [__m128i; 2] {
+        // SAFETY: 16 readable bytes at each pointer (caller); SSSE3 (caller).
+        unsafe {
+            [
+                _mm_shuffle_epi8(window, _mm_loadu_si128(lane0.cast())),
+                _mm_shuffle_epi8(window, _mm_loadu_si128(rest.cast())),
+            ]
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn gather_b(window: __m128i, control: *const u8) -> [__m128i; 2] {
+        // SAFETY: 32 readable bytes at `control` (caller); SSSE3 (caller).
+        unsafe {
+            [
+                _mm_shuffle_epi8(window, _mm_loadu_si128(control.cast())),
+                _mm_shuffle_epi8(window, _mm_loadu_si128(control.add(16).cast())),
+            ]
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn pack28(x: [__m128i; 2]) -> [__m128i; 2] {
+        // SAFETY: SSSE3 (caller); no memory access.
+        unsafe {
+            let pairs = _mm_set1_epi16(PAIRS);
+            let quads = _mm_set1_epi32(QUADS);
+            [
+                _mm_madd_epi16(_mm_maddubs_epi16(pairs, x[0]), quads),
+                _mm_madd_epi16(_mm_maddubs_epi16(pairs, x[1]), quads),
+            ]
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn pack56(x: [__m128i; 2]) -> [__m128i; 2] {
+        // SAFETY: SSE2 (caller); no memory access.
+        unsafe {
+            let low = _mm_set1_epi64x(0x0fff_ffff);
+            [
+                _mm_or_si128(
+                    _mm_and_si128(x[0], low),
+                    _mm_slli_epi64::<28>(_mm_srli_epi64::<32>(x[0])),
+                ),
+                _mm_or_si128(
+                    _mm_and_si128(x[1], low),
+                    _mm_slli_epi64::<28>(_mm_srli_epi64::<32>(x[1])),
+                ),
+            ]
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn join_lane0(x: [__m128i; 2]) -> [__m128i; 2] {
+        // SAFETY: SSE2 (caller); no memory access.
+        unsafe {
+            let high = _mm_slli_epi64::<56>(_mm_srli_si128::<8>(x[0]));
+            [_mm_or_si128(x[0], high), x[1]]
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn exceeds(a: [__m128i; 2], b: [__m128i; 2], bits: u32) -> bool {
+        // SAFETY: SSE2 (caller); no memory access.
+        unsafe {
+            let all = _mm_or_si128(_mm_or_si128(a[0], a[1]), _mm_or_si128(b[0], b[1]));
+            let above = _mm_srl_epi64(all, _mm_cvtsi32_si128(bits as i32));
+            _mm_movemask_epi8(_mm_cmpeq_epi32(above, _mm_setzero_si128())) != 0xffff
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store<T: VarInt>(dst: *mut T, a: [__m128i; 2], b: [__m128i; 2]) {
+        // SAFETY: 7 writable `T` at `dst` (caller); every store below
+        // writes inside `dst[0..7]`; SSE2 (caller).
+        unsafe {
+            if core::mem::size_of::<T>() == 8 {
+                _mm_storel_epi64(dst.cast(), a[0]);
+                _mm_storeu_si128(dst.add(1).cast(), a[1]);
+                _mm_storeu_si128(dst.add(3).cast(), b[0]);
+                _mm_storeu_si128(dst.add(5).cast(), b[1]);
+            } else {
+                // Low dwords: [a0.0, a1.0, a1.2, a1.2] and [b0.0, b0.2, b1.0, b1.2].
+                let a01 = _mm_castsi128_ps(_mm_unpacklo_epi64(a[0], a[1]));
+                let a32 = _mm_shuffle_ps::<0b10_10_10_00>(a01, _mm_castsi128_ps(a[1]));
+                let b32 =
+                    _mm_shuffle_ps::<0b10_00_10_00>(_mm_castsi128_ps(b[0]), _mm_castsi128_ps(b[1]));
+                store_u32x4::<T>(dst, _mm_castps_si128(a32));
+                store_u32x4::<T>(dst.add(3), _mm_castps_si128(b32));
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn all_ends_32(src: *const u8) -> bool {
+        // SAFETY: 32 readable bytes at `src` (caller); SSE2 (caller).
+        unsafe {
+            let low = _mm_loadu_si128(src.cast());
+            let high = _mm_loadu_si128(src.add(16).cast());
+            _mm_movemask_epi8(_mm_or_si128(low, high)) == 0
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn widen_32<T: VarInt>(dst: *mut T, src: *const u8) {
+        // SAFETY: 32 readable bytes at `src`, 32 writable `T` at `dst`
+        // (caller); every access below is inside them; SSE2 (caller).
+        unsafe {
+            let zero = _mm_setzero_si128();
+            for half in 0..2 {
+                let bytes = _mm_loadu_si128(src.add(16 * half).cast());
+                let dst = dst.add(16 * half);
+                if core::mem::size_of::<T>() == 1 {
+                    _mm_storeu_si128(dst.cast(), bytes);
+                    continue;
+                }
+                let words = [
+                    _mm_unpacklo_epi8(bytes, zero),
+                    _mm_unpackhi_epi8(bytes, zero),
+                ];
+                for (i, &w) in words.iter().enumerate() {
+                    if core::mem::size_of::<T>() == 2 {
+                        _mm_storeu_si128(dst.add(8 * i).cast(), w);
+                        continue;
+                    }
+                    let dwords = [_mm_unpacklo_epi16(w, zero), _mm_unpackhi_epi16(w, zero)];
+                    for (j, &d) in dwords.iter().enumerate() {
+                        let at = dst.add(8 * i + 4 * j);
+                        if core::mem::size_of::<T>() == 4 {
+                            _mm_storeu_si128(at.cast(), d);
+                        } else {
+                            _mm_storeu_si128(at.cast(), _mm_unpacklo_epi32(d, zero));
+                            _mm_storeu_si128(at.add(2).cast(), _mm_unpackhi_epi32(d, zero));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Stores the four 32-bit lanes of `x` as four `T` (size 1, 2 or 4) at `dst`.
+///
+/// # Safety
+/// 4 writable `T` at `dst`; the CPU must have SSSE3.
+#[inline(always)]
+unsafe fn store_u32x4<T: VarInt>(dst: *mut T, x: __m128i) {
+    // SAFETY: 4 writable `T` at `dst` (caller); the stores write 4 * size_of::<T>() bytes.
+    unsafe {
+        match core::mem::size_of::<T>() {
+            4 => _mm_storeu_si128(dst.cast(), x),
+            2 => {
+                let words = _mm_shuffle_epi8(
+                    x,
+                    _mm_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, -1, -1, -1, -1, -1, -1, -1, -1),
+                );
+                _mm_storel_epi64(dst.cast(), words);
+            }
+            _ => {
+                let bytes = _mm_shuffle_epi8(
+                    x,
+                    _mm_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1),
+                );
+                dst.cast::<i32>().write_unaligned(_mm_cvtsi128_si32(bytes));
+            }
+        }
+    }
+}
+
+/// One chunk's inputs.
+struct Step<K: Kernel> {
+    /// The window `[q - 9, q + 7)` without continuation bits.
+    window: K::Window,
+    /// `pmovmskb` of the window.
+    mask: u32,
+    /// The chunk's table entry.
+    entry: &'static Entry,
+    /// Byte offset of varint 0's control in `TABLES.lane0`.
+    lane0_offset: usize,
+    /// `(L - 1) << 8 | last byte` of varint 0 (see the module documentation).
+    key: usize,
+}
+
+impl<K: Kernel> Step<K> {
+    /// Loads the chunk at `at`, whose varint 0 began `carry_128 / 128`
+    /// bytes before it.
+    ///
+    /// # Safety
+    /// The 16 bytes from `at - BEFORE` must be readable; the CPU must have
+    /// `K`'s features.
+    #[inline(always)]
+    unsafe fn load(at: *const u8, carry_128: usize, tables: &'static Tables) -> Self {
+        // SAFETY: the window [at - 9, at + 7) is inside the input (caller).
+        let (window, mask) = unsafe { K::window(at.sub(BEFORE)) };
+        let entry = &tables.chunks[(mask >> BEFORE) as usize];
+        // 128 * (L - 1) + 16 * first, L the length of varint 0.
+        let lane0_offset = carry_128 + entry.first_offset as usize;
+        // SAFETY: first < CHUNK, inside the chunk.
+        let last = unsafe { *at.add(entry.first as usize) } as usize;
+        let key = ((lane0_offset & !127) << 1) | last;
+        Step {
+            window,
+            mask,
+            entry,
+            lane0_offset,
+            key,
+        }
+    }
+}
+
+/// The decoder shared by both flavours; see the module documentation.
+///
+/// # Safety
+/// The CPU must support the features `K`'s operations use.
+#[inline(always)]
+unsafe fn decode_slice_with<K: Kernel, T: VarInt>(
+    input: &[u8],
+    out: &mut [T],
+) -> Result<(usize, usize), BulkDecodeError> {
+    let len = input.len();
+    let out_len = out.len();
+    // 9 values one by one: after them at least 9 bytes precede the position,
+    // so the first window [q - 9, q + 7) starts inside `input`.
+    let (mut written, mut q) = scalar_values(input, 0, out, 0, BEFORE)?;
+    if q < BEFORE {
+        // Either `out` or `input` ran out (or both).
+        let (n, consumed) = scalar_values(input, q, out, written, usize::MAX)?;
+        return Ok((written + n, q + consumed));
+    }
+    // 128 times the bytes of the varint in progress before `q` (`carry`);
+    // the next value starts at `q - carry`.
+    let mut carry_128 = 0usize;
+    // `(L - 1, last byte)` of varint 0 must not exceed this.
+    let key_max = ((T::MAX_LEN - 1) << 8) | (T::MAX_U64 >> (7 * (T::MAX_LEN - 1))) as usize;
+    let narrow = T::MAX_U64 != u64::MAX;
+    let src = input.as_ptr();
+    let dst = out.as_mut_ptr();
+    let tables = &TABLES;
+    let q_of = |at: *const u8| at as usize - src as usize;
+    'outer: loop {
+        // Steps that fit: windows inside `input`, 7 free output slots each.
+        let by_input = if q + CHUNK <= len {
+            (len - q - CHUNK) / CHUNK + 1
+        } else {
+            0
+        };
+        let steps = by_input.min((out_len - written) / CHUNK).min(BLOCK);
+        if steps == 0 {
+            break;
+        }
+        let written_before = written;
+        // The chunk as a pointer (one register for window, last byte and loop).
+        // SAFETY: q <= len.
+        let mut at = unsafe { src.add(q) };
+        for _ in 0..steps {
+            // SAFETY: q >= BEFORE and q + CHUNK <= len (steps bound).
+            let cur = unsafe { Step::<K>::load(at, carry_128, tables) };
+            if cur.mask == 0 {
+                // 16 one-byte varints: widen 32 bytes at a time while that lasts.
+                let mut widened = false;
+                q = q_of(at);
+                while q + 32 <= len
+                    && written + 32 <= out_len
+                    // SAFETY: 32 bytes from q are inside `input` (checked first).
+                    && unsafe { K::all_ends_32(src.add(q)) }
+                {
+                    // SAFETY: 32 bytes from q are inside `input` and 32
+                    // slots from `written` inside `out` (loop condition).
+                    unsafe { K::widen_32::<T>(dst.add(written), src.add(q)) };
+                    q += 32;
+                    written += 32;
+                    widened = true;
+                }
+                if widened {
+                    continue 'outer;
+                }
+            }
+            let entry = cur.entry;
+            let narrow_rest_bad = T::MAX_LEN < CHUNK - 1 && entry.max_rest as usize > T::MAX_LEN;
+            if cur.key > key_max || narrow_rest_bad {
+                written = slow_step(input, out, q_of(at), written, carry_128, entry)?;
+            } else {
+                // SAFETY: L - 1 <= MAX_LEN - 1 <= 9 (key check) and first <
+                // 8, so the lane0 row exists; the table rows are 16 and 32
+                // bytes long; CPU (caller).
+                let (a, b) = unsafe {
+                    let lane0 = tables.lane0.as_ptr().cast::<u8>().add(cur.lane0_offset);
+                    let a = K::pack28(K::gather_a(cur.window, lane0, entry.rest.as_ptr()));
+                    let b = K::pack28(K::gather_b(cur.window, entry.b.as_ptr()));
+                    let a = if T::MAX_LEN > 4 { K::pack56(a) } else { a };
+                    let a = if T::MAX_LEN > 8 { K::join_lane0(a) } else { a };
+                    (a, b)
+                };
+                // SAFETY: CPU (caller); no memory access.
+                if narrow && unsafe { K::exceeds(a, b, T::MAX_U64.count_ones()) } {
+                    written = slow_step(input, out, q_of(at), written, carry_128, entry)?;
+                } else {
+                    // SAFETY: written + 7 <= out_len (steps bound); CPU (caller).
+                    unsafe { K::store::<T>(dst.add(written), a, b) };
+                    written += entry.n as usize;
+                }
+            }
+            carry_128 = entry.tail_128 as usize + (carry_128 & entry.keep as usize);
+            // SAFETY: at most q + steps * CHUNK <= len, inside `input`.
+            at = unsafe { at.add(CHUNK) };
+        }
+        q = q_of(at);
+        if steps == BLOCK && written - written_before < SPARSE {
+            // Long varints (under one per chunk): the scalar decoder is
+            // cheaper per value there. Decode a stretch, then try again.
+            let pos = q - carry_128 / 128;
+            let (n, consumed) = scalar_values(input, pos, out, written, SCALAR_STRETCH)?;
+            written += n;
+            q = pos + consumed;
+            carry_128 = 0;
+        }
+    }
+    let pos = q - carry_128 / 128;
+    let (n, consumed) = scalar_values(input, pos, out, written, usize::MAX)?;
+    Ok((written + n, pos + consumed))
+}
+
+/// A chunk the vector step does not take: no varint ends in it, or one
+/// of its varints is too long or too large for `T`. Decodes its varints
+/// with the scalar decoder (which reports the exact error) and returns the
+/// new output count. The next `carry` is the same as for the vector step.
+#[cold]
+#[inline(never)]
+fn slow_step<T: VarInt>(
+    input: &[u8],
+    out: &mut [T],
+    q: usize,
+    written: usize,
+    carry_128: usize,
+    entry: &Entry,
+) -> Result<usize, BulkDecodeError> {
+    let carry = carry_128 / 128;
+    let pos = q - carry;
+    if entry.n == 0 {
+        if carry + CHUNK >= T::MAX_LEN {
+            // MAX_LEN continuation bytes from `pos`: the scalar decoder fails there.
+            scalar_values(input, pos, out, written, 1)?;
+        }
+        Ok(written)
+    } else {
+        let (n, consumed) = scalar_values(input, pos, out, written, entry.n as usize)?;
+        debug_assert_eq!(
+            (n, pos + consumed),
+            (entry.n as usize, q + CHUNK - entry.tail as usize)
+        );
+        Ok(written + n)
+    }
+}
+
+/// Decodes varints from the start of `input` into `out` until either is
+/// exhausted; returns (values written, bytes consumed). Same results and
+/// errors as the scalar bulk decoder.
+///
+/// # Safety
+/// The CPU must support AVX2, BMI1, BMI2, POPCNT and LZCNT.
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+pub unsafe fn decode_slice_avx2<T: VarInt>(
+    input: &[u8],
+    out: &mut [T],
+) -> Result<(usize, usize), BulkDecodeError> {
+    // SAFETY: this function enables every feature `Avx2` uses.
+    unsafe { decode_slice_with::<Avx2, T>(input, out) }
+}
+
+/// [`decode_slice_avx2`] with 16-byte vectors.
+///
+/// # Safety
+/// The CPU must support SSSE3 and POPCNT.
+#[target_feature(enable = "ssse3,popcnt")]
+pub unsafe fn decode_slice_ssse3<T: VarInt>(
+    input: &[u8],
+    out: &mut [T],
+) -> Result<(usize, usize), BulkDecodeError> {
+    // SAFETY: this function enables every feature `Ssse3` uses.
+    unsafe { decode_slice_with::<Ssse3, T>(input, out) }
+}

@@ -1,0 +1,422 @@
+//! The bulk API: whole buffers of consecutive varints (protobuf packed
+//! repeated fields, Avro blocks, posting lists), decoded a SIMD window at a
+//! time and dispatched at run time to the best backend of this CPU.
+
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+use core::fmt;
+use core::sync::atomic::{AtomicU8, Ordering};
+
+use crate::arch::scalar;
+use crate::varint::VarInt;
+use crate::zigzag::ZigZag;
+use crate::DecodeError;
+
+/// A bulk decode failed: which value, where, and why. The values before it
+/// have been written to the output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BulkDecodeError {
+    kind: DecodeError,
+    index: usize,
+    offset: usize,
+}
+
+impl BulkDecodeError {
+    pub(crate) fn new(kind: DecodeError, index: usize, offset: usize) -> Self {
+        Self {
+            kind,
+            index,
+            offset,
+        }
+    }
+    /// Why the value could not be decoded.
+    pub fn kind(&self) -> DecodeError {
+        self.kind
+    }
+    /// The index of the failing value (= number of values decoded before it).
+    pub fn index(&self) -> usize {
+        self.index
+    }
+    /// The byte offset in the input where the failing varint starts.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+}
+
+impl fmt::Display for BulkDecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} (value {} at byte offset {})",
+            self.kind, self.index, self.offset
+        )
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for BulkDecodeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.kind)
+    }
+}
+
+/// A bulk backend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Backend {
+    /// Portable code, one value at a time.
+    Scalar,
+    /// SSSE3: the table-driven fixed-grid decoder on 16-byte vectors.
+    Ssse3,
+    /// AVX2: the same decoder with 256-bit merges.
+    Avx2,
+    /// AVX-512 F/BW/VL/CD/VBMI/VBMI2: 64-byte windows, `vpcompressb` and
+    /// `vpermb` instead of tables.
+    Avx512Vbmi2,
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Backend::Scalar => "scalar",
+            Backend::Ssse3 => "ssse3",
+            Backend::Avx2 => "avx2",
+            Backend::Avx512Vbmi2 => "avx512-vbmi2",
+        })
+    }
+}
+
+/// Scalar reference for the bulk decoders.
+pub(crate) fn decode_slice_scalar<T: VarInt>(
+    input: &[u8],
+    out: &mut [T],
+) -> Result<(usize, usize), BulkDecodeError> {
+    scalar_values(input, 0, out, 0, usize::MAX)
+}
+
+/// Decodes up to `limit` values one at a time with the scalar kernel,
+/// starting at `input[pos..]` and `out[written..]`, until `out` is full or
+/// the input ends; errors carry the global index and offset. Returns
+/// (values, bytes) decoded by this call. The SIMD backends use it for the
+/// tail and for every window they do not handle, so that all errors come
+/// from this one place.
+#[inline(never)]
+pub(crate) fn scalar_values<T: VarInt>(
+    input: &[u8],
+    pos: usize,
+    out: &mut [T],
+    written: usize,
+    limit: usize,
+) -> Result<(usize, usize), BulkDecodeError> {
+    let end = out.len().min(written.saturating_add(limit));
+    let mut consumed = 0;
+    let mut n = 0;
+    for slot in &mut out[written..end] {
+        let rest = &input[pos + consumed..];
+        if rest.is_empty() {
+            break;
+        }
+        match crate::decode::decode_with(rest, scalar::decode::<T>) {
+            Ok((value, len)) => {
+                *slot = value;
+                consumed += len;
+                n += 1;
+            }
+            Err(kind) => return Err(BulkDecodeError::new(kind, written + n, pos + consumed)),
+        }
+    }
+    Ok((n, consumed))
+}
+
+impl Backend {
+    /// Every bulk backend, slowest first.
+    pub const ALL: [Backend; 4] = [
+        Backend::Scalar,
+        Backend::Ssse3,
+        Backend::Avx2,
+        Backend::Avx512Vbmi2,
+    ];
+
+    /// Whether the running CPU can run this backend.
+    pub fn is_supported(self) -> bool {
+        match self {
+            Backend::Scalar => true,
+            Backend::Ssse3 => cpu_has!("ssse3", "popcnt"),
+            Backend::Avx2 => cpu_has!("avx2", "bmi1", "bmi2", "lzcnt", "popcnt"),
+            Backend::Avx512Vbmi2 => cpu_has!(
+                "avx512f",
+                "avx512bw",
+                "avx512vl",
+                "avx512cd",
+                "avx512vbmi",
+                "avx512vbmi2",
+                "bmi1",
+                "bmi2",
+                "popcnt"
+            ),
+        }
+    }
+
+    /// [`decode_slice`](crate::decode_slice) on this backend.
+    ///
+    /// # Panics
+    /// If the CPU does not support the backend ([`is_supported`](Self::is_supported)).
+    pub fn decode_slice<T: VarInt>(
+        self,
+        input: &[u8],
+        out: &mut [T],
+    ) -> Result<(usize, usize), BulkDecodeError> {
+        assert!(
+            self.is_supported(),
+            "the {self} backend is not supported by this CPU"
+        );
+        match self {
+            // SAFETY (all three): the CPU supports the backend (checked above).
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ssse3 => unsafe { crate::arch::x86_64::avx2::decode_slice_ssse3(input, out) },
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => unsafe { crate::arch::x86_64::avx2::decode_slice_avx2(input, out) },
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512Vbmi2 => unsafe {
+                crate::arch::x86_64::avx512::decode_slice(input, out)
+            },
+            _ => decode_slice_scalar(input, out),
+        }
+    }
+
+    /// [`encode_slice_into`](crate::encode_slice_into) on this backend.
+    ///
+    /// # Panics
+    /// If the CPU does not support the backend ([`is_supported`](Self::is_supported)).
+    pub fn encode_slice_into<T: VarInt>(self, values: &[T], out: &mut [u8]) -> (usize, usize) {
+        assert!(
+            self.is_supported(),
+            "the {self} backend is not supported by this CPU"
+        );
+        // The SIMD kernels need room for everything; find how much fits
+        // first unless the worst case does.
+        let fits_all = values.len().saturating_mul(T::MAX_LEN) <= out.len()
+            || encoded_len_sum(values) <= out.len();
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU supports the backend (checked above) and `out`
+            // holds the encoding of all `values` (`fits_all`).
+            Backend::Avx512Vbmi2 if fits_all => (values.len(), unsafe {
+                crate::arch::x86_64::avx512::encode_slice(values, out)
+            }),
+            _ => encode_slice_into_scalar(values, out),
+        }
+    }
+}
+
+/// True if the running CPU has every listed feature: detected at run time
+/// with `std`, otherwise known only from the build's target features; never
+/// on other architectures or with `--cfg varint_turbo_force_scalar`.
+macro_rules! cpu_has {
+    ($($feature:tt),+) => {{
+        #[cfg(all(target_arch = "x86_64", feature = "std", not(varint_turbo_force_scalar)))]
+        {
+            true $(&& std::is_x86_feature_detected!($feature))+
+        }
+        #[cfg(all(target_arch = "x86_64", not(feature = "std"), not(varint_turbo_force_scalar)))]
+        {
+            true $(&& cfg!(target_feature = $feature))+
+        }
+        #[cfg(any(not(target_arch = "x86_64"), varint_turbo_force_scalar))]
+        {
+            false
+        }
+    }};
+}
+use cpu_has;
+
+/// Detected once, then cached: 0 = not yet, else `Backend as u8 + 1`.
+static DETECTED: AtomicU8 = AtomicU8::new(0);
+
+/// The backend the bulk functions use on this CPU: the fastest one it
+/// supports, detected on first use and cached.
+pub fn detected_backend() -> Backend {
+    match DETECTED.load(Ordering::Relaxed) {
+        1 => Backend::Scalar,
+        2 => Backend::Ssse3,
+        3 => Backend::Avx2,
+        4 => Backend::Avx512Vbmi2,
+        _ => {
+            let backend = Backend::ALL
+                .into_iter()
+                .rev()
+                .find(|backend| backend.is_supported());
+            let backend = backend.unwrap_or(Backend::Scalar);
+            DETECTED.store(backend as u8 + 1, Ordering::Relaxed);
+            backend
+        }
+    }
+}
+
+/// Inputs shorter than this go straight to the scalar loop: a few values
+/// cost less than the dispatch and the SIMD set-up (one 64-byte window).
+const SCALAR_CUTOFF_BYTES: usize = 64;
+
+/// Decodes consecutive varints from the start of `input` into `out` until
+/// `out` is full or `input` is exhausted; returns (values written, bytes
+/// consumed).
+///
+/// A varint cut off by the end of `input` is an error
+/// ([`DecodeError::Truncated`]), as is one that does not fit `T`
+/// ([`DecodeError::Overflow`]), by the same rules as [`decode`](crate::decode);
+/// the error gives the index and byte offset of that value, and every value
+/// before it has been written to `out`. Slots of `out` past the values
+/// written (or past the failing index) may be overwritten with unspecified
+/// values: the SIMD backends store whole vectors.
+///
+/// ```
+/// let packed = [0x03, 0x8e, 0x02, 0x9e, 0xa7, 0x05]; // 3, 270, 86942
+/// let mut out = [0u32; 8];
+/// assert_eq!(varint_turbo::decode_slice(&packed, &mut out), Ok((3, 6)));
+/// assert_eq!(out[..3], [3, 270, 86942]);
+///
+/// let error = varint_turbo::decode_slice(&[0x01, 0x80], &mut out).unwrap_err();
+/// assert_eq!((error.index(), error.offset()), (1, 1));
+/// assert_eq!(error.kind(), varint_turbo::DecodeError::Truncated);
+/// ```
+pub fn decode_slice<T: VarInt>(
+    input: &[u8],
+    out: &mut [T],
+) -> Result<(usize, usize), BulkDecodeError> {
+    if input.len() < SCALAR_CUTOFF_BYTES {
+        return decode_slice_scalar(input, out);
+    }
+    detected_backend().decode_slice(input, out)
+}
+
+/// Decodes every varint of `input` (which must hold nothing else) into a
+/// new `Vec`. Allocates at most one `T` per input byte (the count of
+/// terminating bytes), whatever the input claims.
+#[cfg(feature = "alloc")]
+pub fn decode_all<T: VarInt>(input: &[u8]) -> Result<Vec<T>, BulkDecodeError> {
+    let mut out = alloc::vec![T::default(); count_varints(input)];
+    let (written, consumed) = decode_slice(input, &mut out)?;
+    check_rest::<T>(input, written, consumed)?;
+    Ok(out)
+}
+
+/// After `decode_all` filled one slot per terminating byte, anything left is
+/// a varint without a last byte: `Truncated`, or `Overflow` if it already
+/// runs longer than `T::MAX_LEN` (the single-value rules decide).
+#[cfg(feature = "alloc")]
+fn check_rest<T: VarInt>(
+    input: &[u8],
+    written: usize,
+    consumed: usize,
+) -> Result<(), BulkDecodeError> {
+    if consumed == input.len() {
+        return Ok(());
+    }
+    let kind = match crate::decode::<T>(&input[consumed..]) {
+        Err(kind) => kind,
+        // Unreachable (every terminator was used), but never claim success.
+        Ok(_) => DecodeError::Truncated,
+    };
+    Err(BulkDecodeError::new(kind, written, consumed))
+}
+
+/// [`decode_slice`] for zigzag varints (protobuf `sint32`/`sint64`, Avro).
+pub fn decode_slice_zigzag<T: ZigZag>(
+    input: &[u8],
+    out: &mut [T],
+) -> Result<(usize, usize), BulkDecodeError> {
+    // SAFETY: `T` and `T::Unsigned` are the signed and unsigned integers of
+    // one width (the sealed trait's only implementations): same size and
+    // alignment, and every bit pattern is valid for both.
+    let unsigned = unsafe {
+        core::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<T::Unsigned>(), out.len())
+    };
+    let result = decode_slice(input, unsigned);
+    let written = match result {
+        Ok((written, _)) => written,
+        Err(error) => error.index(),
+    };
+    for value in &mut out[..written] {
+        // Reinterpret back: the slot holds the zigzag value's bits.
+        *value = T::zigzag_decode(value.to_unsigned_bits());
+    }
+    result
+}
+
+/// [`decode_all`] for zigzag varints.
+#[cfg(feature = "alloc")]
+pub fn decode_all_zigzag<T: ZigZag>(input: &[u8]) -> Result<Vec<T>, BulkDecodeError> {
+    let mut out = alloc::vec![T::default(); count_varints(input)];
+    let (written, consumed) = decode_slice_zigzag(input, &mut out)?;
+    check_rest::<T::Unsigned>(input, written, consumed)?;
+    Ok(out)
+}
+
+/// The number of varints in `input`: its bytes without a continuation bit.
+/// This is how protobuf sizes a packed repeated field before decoding it;
+/// it does not validate (a cut-off last varint is not counted).
+pub fn count_varints(input: &[u8]) -> usize {
+    // Written so that the compiler vectorizes it (16+ bytes per step even
+    // on the x86-64 baseline).
+    input.iter().map(|&byte| usize::from(byte < 0x80)).sum()
+}
+
+/// The total number of bytes that [`encode_slice`] writes for `values`.
+pub fn encoded_len_sum<T: VarInt>(values: &[T]) -> usize {
+    values
+        .iter()
+        .map(|&value| scalar::encoded_len(value.to_u64()))
+        .sum()
+}
+
+/// Appends the varints of `values` to `out`; returns the bytes written.
+#[cfg(feature = "alloc")]
+pub fn encode_slice<T: VarInt>(values: &[T], out: &mut Vec<u8>) -> usize {
+    let total = encoded_len_sum(values);
+    let start = out.len();
+    out.resize(start + total, 0);
+    let (encoded, written) = encode_slice_into(values, &mut out[start..]);
+    debug_assert_eq!((encoded, written), (values.len(), total));
+    written
+}
+
+/// [`encode_slice`] for zigzag varints.
+#[cfg(feature = "alloc")]
+pub fn encode_slice_zigzag<T: ZigZag>(values: &[T], out: &mut Vec<u8>) -> usize {
+    let start = out.len();
+    for &value in values {
+        let (bytes, len) = crate::encode(value.zigzag_encode());
+        out.extend_from_slice(&bytes[..usize::from(len)]);
+    }
+    out.len() - start
+}
+
+/// Encodes as many of `values` as fit, whole, into `out`, without
+/// allocating; returns (values encoded, bytes written).
+pub fn encode_slice_into<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usize) {
+    if values.len() < 8 {
+        return encode_slice_into_scalar(values, out);
+    }
+    detected_backend().encode_slice_into(values, out)
+}
+
+/// Scalar reference for the bulk encoders.
+pub(crate) fn encode_slice_into_scalar<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usize) {
+    let mut pos = 0;
+    for (index, &value) in values.iter().enumerate() {
+        let rest = &mut out[pos..];
+        let len = if let Some(window) = rest.first_chunk_mut::<16>() {
+            scalar::encode(value, window)
+        } else {
+            let mut window = [0u8; 16];
+            let len = scalar::encode(value, &mut window);
+            let Some(dest) = rest.get_mut(..len) else {
+                return (index, pos);
+            };
+            dest.copy_from_slice(&window[..len]);
+            len
+        };
+        pos += len;
+    }
+    (values.len(), pos)
+}

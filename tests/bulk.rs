@@ -1,0 +1,495 @@
+//! The bulk API against the single-value reference: every bulk backend this
+//! CPU supports must give the same values, counts, bytes consumed and
+//! errors (kind, index, offset) as repeated `reference_decode`.
+
+#[macro_use]
+mod common;
+
+use common::*;
+use proptest::prelude::*;
+use varint_turbo::{Backend as Bulk, BulkDecodeError, DecodeError};
+
+const PACKED: &str = include_str!("data/packed.tsv");
+
+/// The bulk backends that must run here: every one the CPU supports. Fails
+/// if the CPU has AVX-512 VBMI2 but the backend reports unsupported.
+fn bulk_backends() -> Vec<Bulk> {
+    #[cfg(all(target_arch = "x86_64", not(varint_turbo_force_scalar)))]
+    {
+        let has = |f: &str| match f {
+            "avx512f" => std::is_x86_feature_detected!("avx512f"),
+            "avx512bw" => std::is_x86_feature_detected!("avx512bw"),
+            "avx512vl" => std::is_x86_feature_detected!("avx512vl"),
+            "avx512cd" => std::is_x86_feature_detected!("avx512cd"),
+            "avx512vbmi" => std::is_x86_feature_detected!("avx512vbmi"),
+            "avx512vbmi2" => std::is_x86_feature_detected!("avx512vbmi2"),
+            _ => unreachable!(),
+        };
+        let avx512 = [
+            "avx512f",
+            "avx512bw",
+            "avx512vl",
+            "avx512cd",
+            "avx512vbmi",
+            "avx512vbmi2",
+        ]
+        .into_iter()
+        .all(has);
+        assert_eq!(
+            Bulk::Avx512Vbmi2.is_supported(),
+            avx512,
+            "AVX-512 detection"
+        );
+    }
+    let backends: Vec<Bulk> = Bulk::ALL.into_iter().filter(|b| b.is_supported()).collect();
+    assert!(backends.contains(&Bulk::Scalar));
+    backends
+}
+
+fn check_slice<T: TestInt>(backends: &[Bulk], input: &[u8], out_len: usize) {
+    let (want_values, want) = reference_values(input, out_len);
+    let check = |name: &str, got: Result<(usize, usize), BulkDecodeError>, out: &[T]| {
+        match (&want, got) {
+            (Ok(w), Ok(g)) => assert_eq!(
+                *w,
+                g,
+                "{name}: {}: input {} out_len {out_len}",
+                T::NAME,
+                hex(input)
+            ),
+            (Err(w), Err(g)) => assert_eq!(
+                (w.0, w.1, w.2),
+                (g.kind(), g.index(), g.offset()),
+                "{name}: {}: error for input {} out_len {out_len}",
+                T::NAME,
+                hex(input)
+            ),
+            (w, g) => panic!(
+                "{name}: {}: want {w:?}, got {g:?} for input {} out_len {out_len}",
+                T::NAME,
+                hex(input)
+            ),
+        }
+        assert_eq!(
+            &out[..want_values.len()],
+            &want_values[..],
+            "{name}: {}: values for {}",
+            T::NAME,
+            hex(input)
+        );
+    };
+    for &backend in backends {
+        let mut out = vec![T::default(); out_len];
+        let got = backend.decode_slice(input, &mut out);
+        check(&backend.to_string(), got, &out);
+    }
+    let mut out = vec![T::default(); out_len];
+    let got = varint_turbo::decode_slice(input, &mut out);
+    check("decode_slice", got, &out);
+    if out_len >= input.len() {
+        let all = varint_turbo::decode_all::<T>(input);
+        match (&want, all) {
+            (Ok(_), Ok(values)) => assert_eq!(values, want_values),
+            (Err(w), Err(g)) => assert_eq!((w.0, w.1, w.2), (g.kind(), g.index(), g.offset())),
+            (w, g) => panic!("decode_all: want {w:?}, got {g:?} for {}", hex(input)),
+        }
+    }
+}
+
+/// `reference_slice` with the error as plain fields.
+#[allow(clippy::type_complexity)]
+fn reference_values<T: TestInt>(
+    input: &[u8],
+    out_len: usize,
+) -> (Vec<T>, Result<(usize, usize), (DecodeError, usize, usize)>) {
+    let mut values = Vec::new();
+    let mut pos = 0;
+    while values.len() < out_len && pos < input.len() {
+        match reference_decode::<T>(&input[pos..]) {
+            Ok((value, len)) => {
+                values.push(value);
+                pos += len;
+            }
+            Err(kind) => {
+                let index = values.len();
+                return (values, Err((kind, index, pos)));
+            }
+        }
+    }
+    let n = values.len();
+    (values, Ok((n, pos)))
+}
+
+fn check_all_types(backends: &[Bulk], input: &[u8], out_len: usize) {
+    check_slice::<u8>(backends, input, out_len);
+    check_slice::<u16>(backends, input, out_len);
+    check_slice::<u32>(backends, input, out_len);
+    check_slice::<u64>(backends, input, out_len);
+    check_slice::<usize>(backends, input, out_len);
+}
+
+/// A value whose varint has `len` bytes, varied by `salt`.
+fn value_of_len(len: usize, salt: u64) -> u64 {
+    if len >= 10 {
+        return (1 << 63) | salt;
+    }
+    let low = if len == 1 { 0 } else { 1u64 << (7 * (len - 1)) };
+    let high = (1u64 << (7 * len)) - 1;
+    low + salt % (high - low + 1)
+}
+
+fn stream(lens: &[usize], salt: u64) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (i, &len) in lens.iter().enumerate() {
+        out.extend(reference_encode(value_of_len(
+            len,
+            salt.wrapping_mul(i as u64 + 1),
+        )));
+    }
+    out
+}
+
+#[test]
+fn every_length_around_window_edges() {
+    let backends = bulk_backends();
+    // 0..=300 values of a fixed length (window edges of 16/32/64 bytes fall
+    // at every phase), plus a mix; cut-offs at every out_len near the end.
+    for len in [1usize, 2, 3, 5, 9, 10] {
+        for count in 0..=300 {
+            let input = stream(&vec![len; count], count as u64);
+            check_all_types(&backends, &input, count);
+            check_all_types(&backends, &input, count.saturating_sub(1));
+            // A truncated last varint.
+            if len > 1 && count > 0 {
+                check_all_types(&backends, &input[..input.len() - 1], count);
+            }
+        }
+    }
+}
+
+#[test]
+fn mixed_streams_with_injected_errors() {
+    let backends = bulk_backends();
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for _ in 0..3000 {
+        let count = (next() % 200) as usize;
+        let lens: Vec<usize> = (0..count)
+            .map(|_| match next() % 100 {
+                0..=59 => 1,
+                60..=84 => 2,
+                85..=94 => 1 + (next() % 4) as usize,
+                _ => 9 + (next() % 2) as usize,
+            })
+            .collect();
+        let mut input = stream(&lens, next());
+        match next() % 5 {
+            // An overlong run of continuation bytes in the middle.
+            0 if !input.is_empty() => {
+                let at = (next() as usize) % input.len();
+                let run = 1 + (next() % 12) as usize;
+                input.splice(at..at, std::iter::repeat_n(0xff, run));
+            }
+            // A 10th byte that overflows u64.
+            1 => input
+                .extend_from_slice(&[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02]),
+            // Truncated at the end.
+            2 => input.push(0x80),
+            // A random byte flipped to a continuation byte.
+            3 if !input.is_empty() => {
+                let at = (next() as usize) % input.len();
+                input[at] |= 0x80;
+            }
+            _ => {}
+        }
+        let out_len = match next() % 3 {
+            0 => input.len() + 1,
+            1 => count,
+            _ => (next() as usize) % (count + 2),
+        };
+        check_all_types(&backends, &input, out_len);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn arbitrary_bytes_agree(
+        input in proptest::collection::vec(
+            prop_oneof![3 => 0x80u8..=0xff, 2 => any::<u8>(), 2 => 0u8..0x80],
+            0..400,
+        ),
+        out_extra in 0usize..3,
+        cut in any::<prop::sample::Index>(),
+    ) {
+        let backends = bulk_backends();
+        check_all_types(&backends, &input, input.len() + out_extra);
+        check_all_types(&backends, &input, cut.index(input.len() + 1));
+    }
+
+    #[test]
+    fn encode_decode_round_trip(values in proptest::collection::vec(
+        prop_oneof![4 => 0u64..128, 2 => 0u64..16384, 1 => any::<u64>(), 1 => 0u64..(1 << 35)],
+        0..300,
+    )) {
+        check_encode_slices(&values);
+    }
+}
+
+fn check_encode_slices(values: &[u64]) {
+    let backends = bulk_backends();
+    let expected: Vec<u8> = values.iter().flat_map(|&v| reference_encode(v)).collect();
+    assert_eq!(varint_turbo::encoded_len_sum(values), expected.len());
+    assert_eq!(varint_turbo::count_varints(&expected), values.len());
+    let mut appended = vec![0xaa];
+    assert_eq!(
+        varint_turbo::encode_slice(values, &mut appended),
+        expected.len()
+    );
+    assert_eq!(&appended[1..], &expected[..]);
+    assert_eq!(varint_turbo::decode_all::<u64>(&expected).unwrap(), values);
+    for &backend in &backends {
+        // Exact room, and every shorter room: as many whole values as fit.
+        let mut out = vec![0u8; expected.len()];
+        assert_eq!(
+            backend.encode_slice_into(values, &mut out),
+            (values.len(), expected.len()),
+            "{backend}"
+        );
+        assert_eq!(out, expected, "{backend}");
+        for room in [0, 1, expected.len() / 2, expected.len().saturating_sub(1)] {
+            let mut out = vec![0u8; room];
+            let (n, written) = backend.encode_slice_into(values, &mut out);
+            let fit: usize = values[..n].iter().map(|&v| reference_encode(v).len()).sum();
+            assert_eq!(written, fit, "{backend}: room {room}");
+            assert_eq!(
+                &out[..written],
+                &expected[..written],
+                "{backend}: room {room}"
+            );
+            if n < values.len() {
+                assert!(
+                    fit + reference_encode(values[n]).len() > room,
+                    "{backend}: stopped early"
+                );
+            }
+        }
+        // Narrower types, where the values fit.
+        let narrow: Vec<u32> = values.iter().map(|&v| v as u32).collect();
+        let expected32: Vec<u8> = narrow
+            .iter()
+            .flat_map(|&v| reference_encode(u64::from(v)))
+            .collect();
+        let mut out = vec![0u8; expected32.len()];
+        assert_eq!(
+            backend.encode_slice_into(&narrow, &mut out).1,
+            expected32.len()
+        );
+        assert_eq!(out, expected32, "{backend}: u32");
+        let tiny: Vec<u8> = values.iter().map(|&v| v as u8).collect();
+        let expected8: Vec<u8> = tiny
+            .iter()
+            .flat_map(|&v| reference_encode(u64::from(v)))
+            .collect();
+        let mut out = vec![0u8; expected8.len()];
+        assert_eq!(
+            backend.encode_slice_into(&tiny, &mut out).1,
+            expected8.len()
+        );
+        assert_eq!(out, expected8, "{backend}: u8");
+        let short: Vec<u16> = values.iter().map(|&v| v as u16).collect();
+        let expected16: Vec<u8> = short
+            .iter()
+            .flat_map(|&v| reference_encode(u64::from(v)))
+            .collect();
+        let mut out = vec![0u8; expected16.len()];
+        assert_eq!(
+            backend.encode_slice_into(&short, &mut out).1,
+            expected16.len()
+        );
+        assert_eq!(out, expected16, "{backend}: u16");
+    }
+}
+
+#[test]
+fn packed_vectors_through_every_backend() {
+    let backends = bulk_backends();
+    let mut rows = 0;
+    for line in PACKED
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields.len(), 3, "{line}");
+        let payload = unhex(fields[1]);
+        let expected: Vec<&str> = if fields[2].is_empty() {
+            vec![]
+        } else {
+            fields[2].split(',').collect()
+        };
+        for &backend in &backends {
+            let mut raw = vec![0u64; payload.len()];
+            let (n, consumed) = backend.decode_slice(&payload, &mut raw).expect(fields[0]);
+            assert_eq!(
+                (n, consumed),
+                (expected.len(), payload.len()),
+                "{backend} {}",
+                fields[0]
+            );
+            let raw = &raw[..n];
+            let got: Vec<String> = match fields[0] {
+                "uint64" => raw.iter().map(u64::to_string).collect(),
+                "uint32" => {
+                    let mut narrow = vec![0u32; n];
+                    backend
+                        .decode_slice(&payload, &mut narrow)
+                        .expect("uint32 fits");
+                    narrow.iter().map(u32::to_string).collect()
+                }
+                "int64" => raw.iter().map(|&v| (v as i64).to_string()).collect(),
+                "int32" => raw.iter().map(|&v| (v as i64 as i32).to_string()).collect(),
+                "sint32" => {
+                    let mut signed = vec![0i32; n];
+                    assert_eq!(
+                        varint_turbo::decode_slice_zigzag(&payload, &mut signed),
+                        Ok((n, consumed))
+                    );
+                    signed.iter().map(i32::to_string).collect()
+                }
+                "sint64" => {
+                    let mut signed = vec![0i64; n];
+                    assert_eq!(
+                        varint_turbo::decode_slice_zigzag(&payload, &mut signed),
+                        Ok((n, consumed))
+                    );
+                    let all = varint_turbo::decode_all_zigzag::<i64>(&payload).unwrap();
+                    assert_eq!(all, signed);
+                    signed.iter().map(i64::to_string).collect()
+                }
+                other => panic!("unknown field type {other}"),
+            };
+            assert_eq!(got, expected, "{backend} {}", fields[0]);
+        }
+        rows += 1;
+    }
+    assert!(rows >= 60, "only {rows} packed rows parsed");
+}
+
+#[test]
+fn zigzag_slices_round_trip() {
+    let values: Vec<i64> = (-300i64..300).chain([i64::MIN, i64::MAX, -1, 0]).collect();
+    let mut bytes = Vec::new();
+    let written = varint_turbo::encode_slice_zigzag(&values, &mut bytes);
+    assert_eq!(written, bytes.len());
+    let expected: Vec<u8> = values
+        .iter()
+        .flat_map(|&v| reference_encode(reference_zigzag_encode(v)))
+        .collect();
+    assert_eq!(bytes, expected);
+    assert_eq!(
+        varint_turbo::decode_all_zigzag::<i64>(&bytes).unwrap(),
+        values
+    );
+    let narrow: Vec<i32> = values.iter().map(|&v| v as i32).collect();
+    let mut bytes32 = Vec::new();
+    varint_turbo::encode_slice_zigzag(&narrow, &mut bytes32);
+    assert_eq!(
+        varint_turbo::decode_all_zigzag::<i32>(&bytes32).unwrap(),
+        narrow
+    );
+}
+
+#[test]
+fn decode_all_allocates_in_proportion_to_input() {
+    // A hostile length prefix cannot matter: decode_all sizes its Vec from
+    // the input's terminating bytes. 10 bytes of continuation bytes make no
+    // values and fail without allocating more than the input.
+    let hostile = [0xffu8; 10];
+    let error = varint_turbo::decode_all::<u64>(&hostile).unwrap_err();
+    assert_eq!(
+        (error.kind(), error.index(), error.offset()),
+        (DecodeError::Overflow, 0, 0)
+    );
+    let truncated = [0x01, 0x02, 0x80];
+    let error = varint_turbo::decode_all::<u64>(&truncated).unwrap_err();
+    assert_eq!(
+        (error.kind(), error.index(), error.offset()),
+        (DecodeError::Truncated, 2, 2)
+    );
+    assert_eq!(varint_turbo::count_varints(&[0x80, 0x01, 0x00, 0xff]), 2);
+}
+
+#[cfg(unix)]
+#[test]
+fn bulk_never_reads_past_the_input() {
+    use common::guarded_page::GuardedPage;
+    let backends = bulk_backends();
+    let mut page = GuardedPage::new();
+    let mut seed = 7u64;
+    for round in 0..200 {
+        let count = 20 + round % 90;
+        let lens: Vec<usize> = (0..count)
+            .map(|_| {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                if round % 4 == 0 {
+                    1
+                } else {
+                    [1, 1, 2, 3, 5, 10][(seed >> 60) as usize % 6]
+                }
+            })
+            .collect();
+        let mut input = stream(&lens, seed);
+        if round % 3 == 0 {
+            input.push(0x80); // truncated tail, right against the guard page
+        }
+        for start in 0..input.len().min(70) {
+            let tail = page.tail(input.len() - start);
+            tail.copy_from_slice(&input[start..]);
+            for &backend in &backends {
+                let mut out = vec![0u64; tail.len()];
+                let _ = backend.decode_slice(tail, &mut out);
+                let mut out32 = vec![0u32; tail.len()];
+                let _ = backend.decode_slice(tail, &mut out32);
+            }
+            let _ = varint_turbo::decode_all::<u64>(tail);
+            assert_eq!(
+                varint_turbo::count_varints(tail),
+                tail.iter().filter(|&&b| b < 0x80).count()
+            );
+        }
+    }
+    // Encoding into the end of the page: exact-size output slices.
+    let values: Vec<u64> = (0..500u64)
+        .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (i % 64))
+        .collect();
+    let total = varint_turbo::encoded_len_sum(&values);
+    for &backend in &backends {
+        let out = page.tail(total);
+        assert_eq!(
+            backend.encode_slice_into(&values, out),
+            (values.len(), total)
+        );
+    }
+}
+
+#[test]
+fn detected_backend_is_the_fastest_supported() {
+    let backends = bulk_backends();
+    let detected = varint_turbo::detected_backend();
+    assert_eq!(Some(&detected), backends.last(), "detected {detected}");
+    eprintln!(
+        "bulk backends run: {:?}; detected: {detected}",
+        backends.iter().map(|b| b.to_string()).collect::<Vec<_>>()
+    );
+    if let Ok(expected) = std::env::var("VARINT_TURBO_EXPECT_BULK_BACKEND") {
+        assert_eq!(detected.to_string(), expected);
+    }
+}
