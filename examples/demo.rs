@@ -190,6 +190,25 @@ fn main() -> ExitCode {
         gbytes(spos, zigzag),
     );
 
+    // ---- Bulk API -------------------------------------------------------------
+    println!();
+    println!(
+        "Bulk API (whole buffer; detected backend: {})",
+        varint_turbo::detected_backend()
+    );
+    println!("----------");
+    println!(
+        "{:<18} {:>10} {:>8}   {:>10} {:>8}   round trip",
+        "backend", "decode M/s", "GB/s", "encode M/s", "GB/s"
+    );
+    for backend in varint_turbo::Backend::ALL {
+        if !backend.is_supported() {
+            println!("{:<18} not supported by this cpu", backend.to_string());
+            continue;
+        }
+        failures += bench_bulk(backend, &values, encoded);
+    }
+
     println!();
     if failures == 0 {
         println!("all checks passed");
@@ -312,6 +331,35 @@ fn bench<B: Backend>(name: &str, backend: B, values: &[u64], encoded: &[u8]) -> 
         mvalues(values.len(), encode_time),
         gbytes(encoded.len(), encode_time),
         verdict
+    );
+    usize::from(!decode_ok) + usize::from(!encode_ok)
+}
+
+/// Times `Backend::decode_slice` and `Backend::encode_slice_into` over the
+/// whole buffer and checks both against the values and the encoding.
+fn bench_bulk(backend: varint_turbo::Backend, values: &[u64], encoded: &[u8]) -> usize {
+    let mut decoded = vec![0u64; values.len()];
+    let mut result = Ok((0, 0));
+    let decode_time = time_best(|| {
+        result = backend.decode_slice(black_box(encoded), &mut decoded);
+        black_box(&decoded);
+    });
+    let decode_ok = result == Ok((values.len(), encoded.len())) && decoded == values;
+    let mut buf = vec![0u8; encoded.len()];
+    let mut written = (0, 0);
+    let encode_time = time_best(|| {
+        written = backend.encode_slice_into(black_box(values), &mut buf);
+        black_box(&buf);
+    });
+    let encode_ok = written == (values.len(), encoded.len()) && buf == encoded;
+    println!(
+        "{:<18} {:>10.1} {:>8.2}   {:>10.1} {:>8.2}   {}",
+        backend.to_string(),
+        mvalues(values.len(), decode_time),
+        gbytes(encoded.len(), decode_time),
+        mvalues(values.len(), encode_time),
+        gbytes(encoded.len(), encode_time),
+        yes_no(decode_ok && encode_ok)
     );
     usize::from(!decode_ok) + usize::from(!encode_ok)
 }
