@@ -1,1 +1,735 @@
-fn main(){}
+//! Single-value benchmarks: varint-turbo's backends against varint-simd and
+//! prost, on batches of consecutive varints.
+//!
+//! **Data.** Each workload is a pool of [`POOL`] (2^20) values drawn with a
+//! fixed seed, encoded back to back into one buffer (by an independent
+//! byte-loop encoder) with [`PAD`] zero bytes after the last varint, so the
+//! 16-byte reads of the unchecked decoders stay in bounds. Every measured
+//! batch is [`BATCH`] consecutive values starting at a pseudo-random index
+//! (a cheap LCG), so the branch predictors cannot memorise the lengths, as
+//! they do for a small repeated array (up to at least 16,384 values on the
+//! development machine), which makes branchy code look several times faster
+//! than it is.
+//!
+//! **Loops.** Decoders walk the buffer like a protobuf parser: decode at
+//! `pos`, add the consumed length, repeat; the safe decoders get the rest of
+//! the buffer (`&buf[pos..]`), the unchecked ones a pointer. Encoders write
+//! the batch's values one after another into an output buffer, either with
+//! `encode_to_slice(v, &mut out[pos..])` or with `encode(v)` followed by a
+//! 16-byte store (`encode+store16`). `encoded_len` sums the lengths.
+//!
+//! **Backends.** `api` is the public function (the compile-time selection,
+//! see `varint_turbo::single_value_backend()`), then every per-backend type
+//! (`scalar`, `ssse3`, `bmi2`; the last two only when `new()` returns
+//! `Some`). The batch loop of a SIMD backend is compiled with that
+//! backend's `#[target_feature]` so its kernels inline into the loop, as
+//! they would in a build that selects that backend; without it every value
+//! would pay a call.
+//!
+//! **Checks.** Every batch's result (wrapping sum of values and lengths, end
+//! position) is compared with the scalar reference's for the same window
+//! inside the timed loop (two loads and a compare per batch); encoders'
+//! output bytes are compared with the pool outside the timed part. A wrong
+//! or optimised-away benchmark panics instead of reporting a number.
+//! `cargo bench --bench single -- --test` runs each benchmark once.
+//!
+//! Throughput is reported in elements (varints) per second.
+
+use std::fmt::Debug;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+#[cfg(target_arch = "x86_64")]
+use varint_turbo::arch::x86_64::{Bmi2, Ssse3};
+use varint_turbo::arch::Scalar;
+
+/// Values per workload pool (>= 1,000,000, see the module docs).
+const POOL: usize = 1 << 20;
+/// Values per measured batch (one criterion iteration).
+const BATCH: usize = 1024;
+/// Zero bytes after the last varint of a pool: the unchecked decoders read
+/// 16 bytes from the start of every varint.
+const PAD: usize = 16;
+/// Output buffer of the encoders: a batch of 10-byte varints plus room for
+/// a 16-byte store at the last position.
+const OUT_LEN: usize = BATCH * 10 + 16;
+
+/// The integer types of the workloads: what both crates decode into and
+/// encode from.
+trait Int: varint_turbo::VarInt + varint_simd::VarIntTarget + Into<u64> + Debug {}
+impl<T: varint_turbo::VarInt + varint_simd::VarIntTarget + Into<u64> + Debug> Int for T {}
+
+/// One workload: the values, their varints back to back, and the scalar
+/// reference's running checksum.
+struct Pool<T> {
+    values: Vec<T>,
+    /// The varints of `values`, then `PAD` zero bytes.
+    buf: Vec<u8>,
+    /// `offsets[i]`: where varint `i` starts; `offsets[POOL]`: the end.
+    offsets: Vec<usize>,
+    /// `prefix[i]`: wrapping sum of value + length of varints `0..i`, as the
+    /// scalar backend decodes them.
+    prefix: Vec<u64>,
+}
+
+/// Plain LEB128, one byte per loop turn: independent of the code under test.
+fn reference_encode(mut value: u64, out: &mut Vec<u8>) {
+    while value >= 0x80 {
+        out.push(value as u8 | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}
+
+impl<T: Int> Pool<T> {
+    fn new(seed: u64, mut draw: impl FnMut(&mut StdRng) -> T) -> Self {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let values: Vec<T> = (0..POOL).map(|_| draw(&mut rng)).collect();
+        let mut buf = Vec::with_capacity(POOL * 10 + PAD);
+        let mut offsets = Vec::with_capacity(POOL + 1);
+        for &value in &values {
+            offsets.push(buf.len());
+            reference_encode(value.into(), &mut buf);
+        }
+        offsets.push(buf.len());
+        buf.resize(buf.len() + PAD, 0);
+
+        // The reference checksums come from the scalar backend, checked
+        // against the generated values.
+        let scalar = Scalar::new().expect("the scalar backend is always available");
+        let mut prefix = Vec::with_capacity(POOL + 1);
+        let mut sum = 0u64;
+        prefix.push(sum);
+        for (i, &value) in values.iter().enumerate() {
+            let (decoded, len) = scalar
+                .decode::<T>(&buf[offsets[i]..])
+                .expect("valid varint");
+            assert_eq!(
+                (decoded, len),
+                (value, offsets[i + 1] - offsets[i]),
+                "scalar decode of value {i}"
+            );
+            sum = sum.wrapping_add(decoded.into()).wrapping_add(len as u64);
+            prefix.push(sum);
+        }
+        Pool {
+            values,
+            buf,
+            offsets,
+            prefix,
+        }
+    }
+
+    /// What decoding the batch at value index `start` must return: the
+    /// checksum and the end position.
+    #[inline(always)]
+    fn expected(&self, start: usize) -> (u64, usize) {
+        (
+            self.prefix[start + BATCH].wrapping_sub(self.prefix[start]),
+            self.offsets[start + BATCH],
+        )
+    }
+
+    /// The batch's varints, as the encoders must write them.
+    fn encoded(&self, start: usize) -> &[u8] {
+        &self.buf[self.offsets[start]..self.offsets[start + BATCH]]
+    }
+
+    /// Mean varint length, for the notes.
+    fn mean_len(&self) -> f64 {
+        self.offsets[POOL] as f64 / POOL as f64
+    }
+}
+
+/// Picks the batches' start indices: a 64-bit LCG (Knuth's MMIX constants),
+/// its top 31 bits scaled to `0..=POOL - BATCH`. Every benchmark starts from
+/// the same seed, so all contenders see the same windows.
+struct Windows(u64);
+
+impl Windows {
+    fn new() -> Self {
+        Windows(0x853c_49e6_748f_ea9b)
+    }
+
+    #[inline(always)]
+    fn next_start(&mut self) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (((self.0 >> 33) * (POOL - BATCH + 1) as u64) >> 31) as usize
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Batch loops. `#[inline(always)]` so that each call site (and the
+// target-feature wrappers below) gets its own copy with the decoder inlined.
+
+/// Decodes `BATCH` varints from `pos` on, each from `&buf[pos..]`; returns
+/// the checksum and the end position, or `None` on a decode error.
+#[inline(always)]
+fn decode_run<T: Into<u64>>(
+    buf: &[u8],
+    mut pos: usize,
+    mut decode: impl FnMut(&[u8]) -> Option<(T, usize)>,
+) -> Option<(u64, usize)> {
+    let mut sum = 0u64;
+    for _ in 0..BATCH {
+        let (value, len) = decode(&buf[pos..])?;
+        sum = sum.wrapping_add(value.into()).wrapping_add(len as u64);
+        pos += len;
+    }
+    Some((sum, pos))
+}
+
+/// [`decode_run`] for the unchecked decoders: `decode` gets a pointer with
+/// at least 16 readable bytes (checked per value, one compare that is never
+/// taken, so that even a broken decoder cannot make the loop read out of
+/// bounds).
+#[inline(always)]
+fn decode_unchecked_run<T: Into<u64>>(
+    buf: &[u8],
+    mut pos: usize,
+    mut decode: impl FnMut(*const u8) -> (T, usize),
+) -> Option<(u64, usize)> {
+    let last = buf.len() - 16;
+    let mut sum = 0u64;
+    for _ in 0..BATCH {
+        if pos > last {
+            return None;
+        }
+        // `pos + 16 <= buf.len()`: 16 readable bytes (`wrapping_add` rather
+        // than `buf[pos..]` to leave out a second, redundant bounds check).
+        let (value, len) = decode(buf.as_ptr().wrapping_add(pos));
+        sum = sum.wrapping_add(value.into()).wrapping_add(len as u64);
+        pos += len;
+    }
+    Some((sum, pos))
+}
+
+/// Encodes `values` one after another into `out` through
+/// `encode(value, &mut out[pos..])`; returns the total length.
+#[inline(always)]
+fn encode_run<T: Copy>(
+    values: &[T],
+    out: &mut [u8],
+    mut encode: impl FnMut(T, &mut [u8]) -> usize,
+) -> usize {
+    let mut pos = 0;
+    for &value in values {
+        pos += encode(value, &mut out[pos..]);
+    }
+    pos
+}
+
+/// Encodes `values` with an `encode(value) -> ([u8; 16], len)` function,
+/// storing all 16 bytes at `pos` and advancing by `len`.
+#[inline(always)]
+fn encode_store_run<T: Copy>(
+    values: &[T],
+    out: &mut [u8],
+    mut encode: impl FnMut(T) -> ([u8; 16], u8),
+) -> usize {
+    let mut pos = 0;
+    for &value in values {
+        let (bytes, len) = encode(value);
+        out[pos..pos + 16].copy_from_slice(&bytes);
+        pos += usize::from(len);
+    }
+    pos
+}
+
+// The contenders' batch loops, one `#[inline(never)]` function each (one
+// call per batch of 1024), so that every contender's loop is compiled on its
+// own, in the same context, and is easy to find in a disassembly
+// (`objdump -d --no-show-raw-insn` of the bench binary, built with
+// `-C symbol-mangling-version=v0` to see the type parameter).
+
+/// The per-backend batch loops, each compiled with the backend's target
+/// feature (none for scalar) so that the backend's kernels inline into it.
+macro_rules! backend_runs {
+    ($module:ident, $backend:ty $(, $feature:literal)?) => {
+        mod $module {
+            use super::*;
+
+            /// # Safety
+            /// The CPU must have the backend's target feature.
+            #[inline(never)]
+            $(#[target_feature(enable = $feature)])?
+            pub unsafe fn decode<T: Int>(b: $backend, buf: &[u8], pos: usize) -> Option<(u64, usize)> {
+                decode_run(buf, pos, |rest| b.decode::<T>(rest).ok())
+            }
+
+            /// # Safety
+            /// As for `decode`.
+            #[inline(never)]
+            $(#[target_feature(enable = $feature)])?
+            pub unsafe fn decode_unchecked<T: Int>(
+                b: $backend,
+                buf: &[u8],
+                pos: usize,
+            ) -> Option<(u64, usize)> {
+                // SAFETY: `decode_unchecked_run` passes pointers with 16
+                // readable bytes.
+                decode_unchecked_run(buf, pos, |ptr| unsafe { b.decode_unchecked::<T>(ptr) })
+            }
+
+            /// # Safety
+            /// As for `decode`.
+            #[inline(never)]
+            $(#[target_feature(enable = $feature)])?
+            pub unsafe fn encode_to_slice<T: Int>(b: $backend, values: &[T], out: &mut [u8]) -> usize {
+                encode_run(values, out, |value, rest| b.encode_to_slice(value, rest))
+            }
+
+            /// # Safety
+            /// As for `decode`.
+            #[inline(never)]
+            $(#[target_feature(enable = $feature)])?
+            pub unsafe fn encode_store<T: Int>(b: $backend, values: &[T], out: &mut [u8]) -> usize {
+                encode_store_run(values, out, |value| b.encode(value))
+            }
+        }
+    };
+}
+
+backend_runs!(scalar_runs, Scalar);
+#[cfg(target_arch = "x86_64")]
+backend_runs!(ssse3_runs, Ssse3, "ssse3");
+#[cfg(target_arch = "x86_64")]
+backend_runs!(bmi2_runs, Bmi2, "bmi2");
+
+/// varint-turbo's public functions (the compile-time backend selection).
+mod api_runs {
+    use super::*;
+
+    #[inline(never)]
+    pub fn decode<T: Int>(buf: &[u8], pos: usize) -> Option<(u64, usize)> {
+        decode_run(buf, pos, |rest| varint_turbo::decode::<T>(rest).ok())
+    }
+
+    #[inline(never)]
+    pub fn decode_unchecked<T: Int>(buf: &[u8], pos: usize) -> Option<(u64, usize)> {
+        // SAFETY: `decode_unchecked_run` passes pointers with 16 readable bytes.
+        decode_unchecked_run(buf, pos, |ptr| unsafe {
+            varint_turbo::decode_unchecked::<T>(ptr)
+        })
+    }
+
+    #[inline(never)]
+    pub fn encode_to_slice<T: Int>(values: &[T], out: &mut [u8]) -> usize {
+        encode_run(values, out, |value, rest| {
+            varint_turbo::encode_to_slice(value, rest)
+        })
+    }
+
+    #[inline(never)]
+    pub fn encode_store<T: Int>(values: &[T], out: &mut [u8]) -> usize {
+        encode_store_run(values, out, varint_turbo::encode)
+    }
+
+    #[inline(never)]
+    pub fn encoded_len<T: Int>(values: &[T]) -> usize {
+        values
+            .iter()
+            .map(|&value| varint_turbo::encoded_len(value))
+            .sum()
+    }
+}
+
+/// varint-simd 0.4 (`decode`, `decode_unsafe`, `encode_to_slice`, `encode`).
+mod simd_runs {
+    use super::*;
+
+    #[inline(never)]
+    pub fn decode<T: Int>(buf: &[u8], pos: usize) -> Option<(u64, usize)> {
+        decode_run(buf, pos, |rest| varint_simd::decode::<T>(rest).ok())
+    }
+
+    #[inline(never)]
+    pub fn decode_unchecked<T: Int>(buf: &[u8], pos: usize) -> Option<(u64, usize)> {
+        // SAFETY: `decode_unchecked_run` passes pointers with 16 readable bytes.
+        decode_unchecked_run(buf, pos, |ptr| unsafe {
+            varint_simd::decode_unsafe::<T>(ptr)
+        })
+    }
+
+    #[inline(never)]
+    pub fn encode_to_slice<T: Int>(values: &[T], out: &mut [u8]) -> usize {
+        encode_run(values, out, |value, rest| {
+            usize::from(varint_simd::encode_to_slice(value, rest))
+        })
+    }
+
+    #[inline(never)]
+    pub fn encode_store<T: Int>(values: &[T], out: &mut [u8]) -> usize {
+        encode_store_run(values, out, varint_simd::encode)
+    }
+}
+
+/// prost 0.13: `decode_varint` on a `&[u8]` `Buf` (it decodes every integer
+/// field as `u64`), `encoded_len_varint`.
+mod prost_runs {
+    use super::*;
+
+    #[inline(never)]
+    pub fn decode(buf: &[u8], pos: usize) -> Option<(u64, usize)> {
+        decode_run(buf, pos, |rest| {
+            let mut cursor = rest;
+            let value = prost::encoding::decode_varint(&mut cursor).ok()?;
+            Some((value, rest.len() - cursor.len()))
+        })
+    }
+
+    #[inline(never)]
+    pub fn encoded_len<T: Int>(values: &[T]) -> usize {
+        values
+            .iter()
+            .map(|&value| prost::encoding::encoded_len_varint(value.into()))
+            .sum()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Timing and checking.
+
+/// The clock of the timed loops. By default the thread's CPU time
+/// (`CLOCK_THREAD_CPUTIME_ID`, Linux): on a shared machine it leaves out
+/// the time other processes hold the core, the main noise of wall time
+/// there; it still counts cache and TLB misses. `VARINT_BENCH_CLOCK=wall`
+/// (or a target without that clock) uses `Instant`.
+#[derive(Clone, Copy)]
+enum Clock {
+    Wall,
+    #[cfg(target_os = "linux")]
+    ThreadCpu,
+}
+
+impl Clock {
+    fn from_env() -> Self {
+        match std::env::var("VARINT_BENCH_CLOCK").as_deref() {
+            Ok("wall") => Clock::Wall,
+            #[cfg(target_os = "linux")]
+            Ok("cpu") | Err(_) => Clock::ThreadCpu,
+            #[cfg(not(target_os = "linux"))]
+            Err(_) => Clock::Wall,
+            Ok(other) => panic!("VARINT_BENCH_CLOCK={other}: expected `wall` or `cpu` (Linux)"),
+        }
+    }
+
+    /// Runs `timed` and returns how long it took on this clock.
+    #[inline(always)]
+    fn time(self, timed: impl FnOnce()) -> Duration {
+        match self {
+            Clock::Wall => {
+                let start = Instant::now();
+                timed();
+                start.elapsed()
+            }
+            #[cfg(target_os = "linux")]
+            Clock::ThreadCpu => {
+                let start = thread_cpu_time();
+                timed();
+                thread_cpu_time().saturating_sub(start)
+            }
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn thread_cpu_time() -> Duration {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `now` is a valid, writable timespec.
+    let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
+    assert_eq!(status, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+    Duration::new(now.tv_sec as u64, now.tv_nsec as u32)
+}
+
+#[cold]
+#[inline(never)]
+fn mismatch(what: &str, start: usize, got: impl Debug, want: impl Debug) -> ! {
+    panic!("{what}: batch at value {start}: got {got:?}, the scalar reference gives {want:?}")
+}
+
+/// Times a decoder's batch loop `run(buf, pos)` over random windows and
+/// checks each batch against the reference.
+fn bench_decode<T: Int>(
+    group: &mut Group<'_>,
+    pool: &Pool<T>,
+    id: &str,
+    run: impl Fn(&[u8], usize) -> Option<(u64, usize)>,
+) {
+    let what = format!("{}/{id}", group.name);
+    let clock = group.clock;
+    group.inner.bench_function(id, |b| {
+        let mut windows = Windows::new();
+        b.iter_custom(|iters| {
+            let buf = black_box(&pool.buf[..]);
+            clock.time(|| {
+                for _ in 0..iters {
+                    let start = windows.next_start();
+                    let got = run(buf, pool.offsets[start]);
+                    let want = pool.expected(start);
+                    if got != Some(want) {
+                        mismatch(&what, start, got, want);
+                    }
+                }
+            })
+        });
+    });
+}
+
+/// Times an encoder's batch loop `run(values, out)`; checks the length of
+/// every batch inside the timed loop and the bytes of the last one after it.
+fn bench_encode<T: Int>(
+    group: &mut Group<'_>,
+    pool: &Pool<T>,
+    id: &str,
+    run: impl Fn(&[T], &mut [u8]) -> usize,
+) {
+    let what = format!("{}/{id}", group.name);
+    let clock = group.clock;
+    let mut out = vec![0u8; OUT_LEN];
+    group.inner.bench_function(id, |b| {
+        let mut windows = Windows::new();
+        b.iter_custom(|iters| {
+            let mut last = (0, 0);
+            let elapsed = clock.time(|| {
+                for _ in 0..iters {
+                    let start = windows.next_start();
+                    let len = run(&pool.values[start..start + BATCH], black_box(&mut out[..]));
+                    if len != pool.encoded(start).len() {
+                        mismatch(&what, start, len, pool.encoded(start).len());
+                    }
+                    last = (start, len);
+                }
+            });
+            let (start, len) = last;
+            if iters > 0 && out[..len] != *pool.encoded(start) {
+                mismatch(&what, start, "different bytes", "the pool's varints");
+            }
+            elapsed
+        });
+    });
+}
+
+/// Times a batch length function `run(values)`; checks the sum.
+fn bench_len<T: Int>(group: &mut Group<'_>, pool: &Pool<T>, id: &str, run: impl Fn(&[T]) -> usize) {
+    let what = format!("{}/{id}", group.name);
+    let clock = group.clock;
+    group.inner.bench_function(id, |b| {
+        let mut windows = Windows::new();
+        b.iter_custom(|iters| {
+            let values = black_box(&pool.values[..]);
+            clock.time(|| {
+                for _ in 0..iters {
+                    let start = windows.next_start();
+                    let total = run(&values[start..start + BATCH]);
+                    if total != pool.encoded(start).len() {
+                        mismatch(&what, start, total, pool.encoded(start).len());
+                    }
+                }
+            })
+        });
+    });
+}
+
+// ---------------------------------------------------------------------------
+// The benchmarks.
+
+/// A criterion group and its name (for error messages).
+struct Group<'a> {
+    inner: BenchmarkGroup<'a, WallTime>,
+    name: String,
+    clock: Clock,
+}
+
+impl Group<'_> {
+    fn finish(self) {
+        self.inner.finish();
+    }
+}
+
+fn new_group<'a>(c: &'a mut Criterion, op: &str, workload: &str) -> Group<'a> {
+    let name = format!("{op}/{workload}");
+    let mut inner = c.benchmark_group(&name);
+    inner.throughput(Throughput::Elements(BATCH as u64));
+    Group {
+        inner,
+        name,
+        clock: Clock::from_env(),
+    }
+}
+
+fn bench_workload<T: Int>(
+    c: &mut Criterion,
+    workload: &str,
+    seed: u64,
+    draw: impl FnMut(&mut StdRng) -> T,
+) {
+    let pool = Pool::<T>::new(seed, draw);
+    eprintln!(
+        "workload {workload}: {POOL} values, {:.2} bytes per varint on average, batches of {BATCH}",
+        pool.mean_len()
+    );
+    let scalar = Scalar::new().expect("the scalar backend is always available");
+    #[cfg(target_arch = "x86_64")]
+    let (ssse3, bmi2) = (Ssse3::new(), Bmi2::new());
+
+    // Safe decode, as a parser of untrusted input uses it.
+    let mut group = new_group(c, "decode", workload);
+    bench_decode(&mut group, &pool, "api", api_runs::decode::<T>);
+    // SAFETY (every per-backend loop below): the backend value exists, so
+    // the CPU has its target feature.
+    bench_decode(&mut group, &pool, "scalar", |buf, pos| unsafe {
+        scalar_runs::decode::<T>(scalar, buf, pos)
+    });
+    #[cfg(target_arch = "x86_64")]
+    if let Some(ssse3) = ssse3 {
+        bench_decode(&mut group, &pool, "ssse3", |buf, pos| unsafe {
+            ssse3_runs::decode::<T>(ssse3, buf, pos)
+        });
+    }
+    #[cfg(target_arch = "x86_64")]
+    if let Some(bmi2) = bmi2 {
+        bench_decode(&mut group, &pool, "bmi2", |buf, pos| unsafe {
+            bmi2_runs::decode::<T>(bmi2, buf, pos)
+        });
+    }
+    bench_decode(&mut group, &pool, "varint-simd", simd_runs::decode::<T>);
+    bench_decode(&mut group, &pool, "prost", prost_runs::decode);
+    group.finish();
+
+    // Unchecked decode: 16 readable bytes at every position (the pool's padding).
+    let mut group = new_group(c, "decode_unchecked", workload);
+    bench_decode(&mut group, &pool, "api", api_runs::decode_unchecked::<T>);
+    bench_decode(&mut group, &pool, "scalar", |buf, pos| unsafe {
+        scalar_runs::decode_unchecked::<T>(scalar, buf, pos)
+    });
+    #[cfg(target_arch = "x86_64")]
+    if let Some(ssse3) = ssse3 {
+        bench_decode(&mut group, &pool, "ssse3", |buf, pos| unsafe {
+            ssse3_runs::decode_unchecked::<T>(ssse3, buf, pos)
+        });
+    }
+    #[cfg(target_arch = "x86_64")]
+    if let Some(bmi2) = bmi2 {
+        bench_decode(&mut group, &pool, "bmi2", |buf, pos| unsafe {
+            bmi2_runs::decode_unchecked::<T>(bmi2, buf, pos)
+        });
+    }
+    bench_decode(
+        &mut group,
+        &pool,
+        "varint-simd",
+        simd_runs::decode_unchecked::<T>,
+    );
+    group.finish();
+
+    // encode_to_slice into the rest of an output buffer.
+    let mut group = new_group(c, "encode_to_slice", workload);
+    bench_encode(&mut group, &pool, "api", api_runs::encode_to_slice::<T>);
+    bench_encode(&mut group, &pool, "scalar", |values, out| unsafe {
+        scalar_runs::encode_to_slice(scalar, values, out)
+    });
+    #[cfg(target_arch = "x86_64")]
+    if let Some(ssse3) = ssse3 {
+        bench_encode(&mut group, &pool, "ssse3", |values, out| unsafe {
+            ssse3_runs::encode_to_slice(ssse3, values, out)
+        });
+    }
+    #[cfg(target_arch = "x86_64")]
+    if let Some(bmi2) = bmi2 {
+        bench_encode(&mut group, &pool, "bmi2", |values, out| unsafe {
+            bmi2_runs::encode_to_slice(bmi2, values, out)
+        });
+    }
+    bench_encode(
+        &mut group,
+        &pool,
+        "varint-simd",
+        simd_runs::encode_to_slice::<T>,
+    );
+    group.finish();
+
+    // encode() to a 16-byte array, stored whole at the output position.
+    let mut group = new_group(c, "encode+store16", workload);
+    bench_encode(&mut group, &pool, "api", api_runs::encode_store::<T>);
+    bench_encode(&mut group, &pool, "scalar", |values, out| unsafe {
+        scalar_runs::encode_store(scalar, values, out)
+    });
+    #[cfg(target_arch = "x86_64")]
+    if let Some(ssse3) = ssse3 {
+        bench_encode(&mut group, &pool, "ssse3", |values, out| unsafe {
+            ssse3_runs::encode_store(ssse3, values, out)
+        });
+    }
+    #[cfg(target_arch = "x86_64")]
+    if let Some(bmi2) = bmi2 {
+        bench_encode(&mut group, &pool, "bmi2", |values, out| unsafe {
+            bmi2_runs::encode_store(bmi2, values, out)
+        });
+    }
+    bench_encode(
+        &mut group,
+        &pool,
+        "varint-simd",
+        simd_runs::encode_store::<T>,
+    );
+    group.finish();
+
+    // encoded_len (one implementation for every backend).
+    let mut group = new_group(c, "encoded_len", workload);
+    bench_len(&mut group, &pool, "api", api_runs::encoded_len::<T>);
+    bench_len(&mut group, &pool, "prost", prost_runs::encoded_len::<T>);
+    group.finish();
+}
+
+fn benches(c: &mut Criterion) {
+    eprintln!(
+        "varint-turbo single-value backend (api): {}; clock: {}",
+        varint_turbo::single_value_backend(),
+        match Clock::from_env() {
+            Clock::Wall => "wall (Instant)",
+            #[cfg(target_os = "linux")]
+            Clock::ThreadCpu => "thread CPU time (set VARINT_BENCH_CLOCK=wall for wall time)",
+        }
+    );
+    bench_workload::<u8>(c, "u8", 1, |rng| rng.gen());
+    bench_workload::<u16>(c, "u16", 2, |rng| rng.gen());
+    bench_workload::<u32>(c, "u32", 3, |rng| rng.gen());
+    bench_workload::<u64>(c, "u64", 4, |rng| rng.gen());
+    // Protobuf-like: 60% < 2^7, 25% in [2^7, 2^14), 10% in [2^14, 2^28),
+    // 5% uniform over u64 (mostly 10 bytes, like negative int32/int64).
+    bench_workload::<u64>(c, "mix", 5, |rng| match rng.gen_range(0..100u32) {
+        0..60 => rng.gen_range(0..1 << 7),
+        60..85 => rng.gen_range(1 << 7..1 << 14),
+        85..95 => rng.gen_range(1 << 14..1 << 28),
+        _ => rng.gen(),
+    });
+}
+
+fn config() -> Criterion {
+    // About 2.8 s per benchmark (0.5 s warm-up, 2 s measurement, analysis),
+    // ~115 benchmarks: about 6 minutes in all.
+    Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(50)
+        .nresamples(20_000)
+        .without_plots()
+}
+
+criterion_group! {
+    name = single;
+    config = config();
+    targets = benches
+}
+criterion_main!(single);
