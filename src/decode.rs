@@ -119,8 +119,9 @@ pub fn decode_len<T: VarInt>(input: &[u8]) -> Result<usize, DecodeError> {
 /// ```
 #[inline]
 pub unsafe fn decode_unchecked<T: VarInt>(ptr: *const u8) -> (T, usize) {
-    // SAFETY: the caller guarantees 16 readable bytes at `ptr`;
-    // `read_unaligned` has no alignment requirement.
-    let window = unsafe { ptr.cast::<[u8; 16]>().read_unaligned() };
-    selected::decode_unchecked(&window)
+    // SAFETY: the caller guarantees 16 readable, initialized bytes at `ptr`;
+    // `[u8; 16]` has alignment 1. Borrowing instead of copying lets the
+    // kernel load its first word with one 8-byte load.
+    let window = unsafe { &*ptr.cast::<[u8; 16]>() };
+    selected::decode_unchecked(window)
 }

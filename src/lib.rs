@@ -32,7 +32,7 @@
 //!
 //! | build | backend |
 //! |---|---|
-//! | default (x86-64 baseline, any other target) | scalar: 8-byte loads, bit tricks, 1-byte fast path |
+//! | default (x86-64 baseline, any other target) | scalar: 8-byte loads, bit tricks, branch-free up to 8 bytes |
 //! | `target_feature = "bmi2"` (e.g. `-C target-cpu=native` on Intel since Haswell, AMD since Zen 3) | BMI2 `PEXT`/`PDEP` |
 //! | BMI2 on AMD Zen 1/2 (`-C target-cpu=znver2`, or `native` + feature `native-optimizations`) | scalar |
 //!

@@ -55,12 +55,13 @@ macro_rules! backend_type {
             /// # Safety
             /// As for [`decode_unchecked`](crate::decode_unchecked): `ptr`
             /// must be valid for reads of 16 initialized bytes.
-            #[inline]
+            #[inline(always)]
             pub unsafe fn decode_unchecked<T: $crate::VarInt>(self, ptr: *const u8) -> (T, usize) {
                 use $kernels as kernels;
-                // SAFETY: 16 readable bytes at `ptr` (caller); the CPU
-                // features were checked when `self` was made.
-                unsafe { kernels::decode_unchecked(&ptr.cast::<[u8; 16]>().read_unaligned()) }
+                // SAFETY: 16 readable, initialized bytes at `ptr` (caller;
+                // alignment 1); the CPU features were checked when `self`
+                // was made.
+                unsafe { kernels::decode_unchecked(&*ptr.cast::<[u8; 16]>()) }
             }
 
             /// [`encode`](crate::encode) through this backend.

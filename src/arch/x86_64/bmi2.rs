@@ -10,7 +10,7 @@
 //! [`pdep_is_fast`](crate::pdep_is_fast) and the `native-optimizations` build
 //! script keep this backend away from those CPUs.
 
-use core::arch::x86_64::{_pdep_u64, _pext_u64};
+use core::arch::x86_64::{_bzhi_u64, _pdep_u64, _pext_u64};
 
 use crate::arch::scalar::{self, PAYLOAD_BITS};
 use crate::varint::VarInt;
@@ -44,5 +44,16 @@ pub unsafe fn decode_unchecked<T: VarInt>(window: &[u8; 16]) -> (T, usize) {
 #[target_feature(enable = "bmi2")]
 #[inline]
 pub unsafe fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {
-    scalar::encode_with(value.to_u64(), out, |low| _pdep_u64(low, PAYLOAD_BITS))
+    // Branch-free like the scalar encoder; BZHI keeps the continuation bits
+    // of bytes 0..len-1 (an index >= 64 keeps all 8, for 9- and 10-byte
+    // varints). PDEP uses only the low 56 bits of `value`.
+    let value = value.to_u64();
+    let len = scalar::encoded_len(value);
+    let low =
+        _pdep_u64(value, PAYLOAD_BITS) | _bzhi_u64(scalar::CONTINUATION_BITS, (8 * len - 8) as u32);
+    // Bytes 8 and 9 as in `scalar::encode_with`.
+    let top = value >> 56;
+    out[..8].copy_from_slice(&low.to_le_bytes());
+    out[8..10].copy_from_slice(&((top | (top >> 7) << 8) as u16).to_le_bytes());
+    len
 }
