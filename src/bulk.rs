@@ -171,12 +171,14 @@ impl Backend {
             "the {self} backend is not supported by this CPU"
         );
         match self {
-            // SAFETY (all three): the CPU supports the backend (checked above).
             #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU supports the backend (checked above).
             Backend::Ssse3 => unsafe { crate::arch::x86_64::avx2::decode_slice_ssse3(input, out) },
             #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU supports the backend (checked above).
             Backend::Avx2 => unsafe { crate::arch::x86_64::avx2::decode_slice_avx2(input, out) },
             #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU supports the backend (checked above).
             Backend::Avx512Vbmi2 => unsafe {
                 crate::arch::x86_64::avx512::decode_slice(input, out)
             },
