@@ -327,9 +327,8 @@ pub fn decode_slice_zigzag<T: ZigZag>(
     input: &[u8],
     out: &mut [T],
 ) -> Result<(usize, usize), BulkDecodeError> {
-    // SAFETY: `T` and `T::Unsigned` are the signed and unsigned integers of
-    // one width (the sealed trait's only implementations): same size and
-    // alignment, and every bit pattern is valid for both.
+    // `T`/`T::Unsigned` are iN/uN of one width (the sealed trait's only impls).
+    // SAFETY: same size and alignment; every bit pattern is valid for both.
     let unsigned = unsafe {
         core::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<T::Unsigned>(), out.len())
     };

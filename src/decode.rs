@@ -119,9 +119,8 @@ pub fn decode_len<T: VarInt>(input: &[u8]) -> Result<usize, DecodeError> {
 /// ```
 #[inline]
 pub unsafe fn decode_unchecked<T: VarInt>(ptr: *const u8) -> (T, usize) {
-    // SAFETY: the caller guarantees 16 readable, initialized bytes at `ptr`;
-    // `[u8; 16]` has alignment 1. Borrowing instead of copying lets the
-    // kernel load its first word with one 8-byte load.
+    // Borrowing instead of copying lets the kernel do one 8-byte load.
+    // SAFETY: 16 readable, initialized bytes at `ptr` (caller); alignment 1.
     let window = unsafe { &*ptr.cast::<[u8; 16]>() };
     selected::decode_unchecked(window)
 }

@@ -58,9 +58,8 @@ macro_rules! backend_type {
             #[inline(always)]
             pub unsafe fn decode_unchecked<T: $crate::VarInt>(self, ptr: *const u8) -> (T, usize) {
                 use $kernels as kernels;
-                // SAFETY: 16 readable, initialized bytes at `ptr` (caller;
-                // alignment 1); the CPU features were checked when `self`
-                // was made.
+                // Caller: 16 readable, initialized bytes at `ptr` (alignment 1).
+                // SAFETY: that, and `new()` checked the CPU features.
                 unsafe { kernels::decode_unchecked(&*ptr.cast::<[u8; 16]>()) }
             }
 

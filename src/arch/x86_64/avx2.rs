@@ -709,9 +709,8 @@ unsafe fn decode_slice_with<K: Kernel, T: VarInt>(
             if cur.key > key_max || narrow_rest_bad {
                 written = slow_step(input, out, q_of(at), written, carry_128, entry)?;
             } else {
-                // SAFETY: L - 1 <= MAX_LEN - 1 <= 9 (key check) and first <
-                // 8, so the lane0 row exists; the table rows are 16 and 32
-                // bytes long; CPU (caller).
+                // L - 1 <= MAX_LEN - 1 <= 9 (key check) and first < 8: the lane0
+                // row exists. SAFETY: rows are 16/32 bytes; CPU (caller).
                 let (a, b) = unsafe {
                     let lane0 = tables.lane0.as_ptr().cast::<u8>().add(cur.lane0_offset);
                     let a = K::pack28(K::gather_a(cur.window, lane0, entry.rest.as_ptr()));

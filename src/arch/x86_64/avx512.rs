@@ -309,9 +309,8 @@ pub unsafe fn encode_slice<T: VarInt>(values: &[T], out: &mut [u8]) -> usize {
         let bytes = _mm512_mask_add_epi8(groups, continues, groups, _mm512_set1_epi8(0x80u8 as i8));
         let packed = _mm512_maskz_compress_epi8(in_varint, bytes);
         let total = in_varint.count_ones() as usize;
-        // SAFETY: `out` has room for every value's bytes (caller) and these
-        // `total` bytes are the encodings of values `index..index + per_step`;
-        // the masked store writes exactly them.
+        // These `total` bytes encode values `index..index + per_step`.
+        // SAFETY: `out` has room for them (caller); the masked store writes only them.
         unsafe {
             _mm512_mask_storeu_epi8(
                 out.as_mut_ptr().add(pos).cast(),
