@@ -37,7 +37,10 @@
 
 use std::fmt::Debug;
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+mod common;
+use common::{protobuf_mix, reference_encode, Clock};
 
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
@@ -74,15 +77,6 @@ struct Pool<T> {
     /// `prefix[i]`: wrapping sum of value + length of varints `0..i`, as the
     /// scalar backend decodes them.
     prefix: Vec<u64>,
-}
-
-/// Plain LEB128, one byte per loop turn: independent of the code under test.
-fn reference_encode(mut value: u64, out: &mut Vec<u8>) {
-    while value >= 0x80 {
-        out.push(value as u8 | 0x80);
-        value >>= 7;
-    }
-    out.push(value as u8);
 }
 
 impl<T: Int> Pool<T> {
@@ -397,61 +391,6 @@ mod prost_runs {
 // ---------------------------------------------------------------------------
 // Timing and checking.
 
-/// The clock of the timed loops. By default the thread's CPU time
-/// (`CLOCK_THREAD_CPUTIME_ID`, Linux): on a shared machine it leaves out
-/// the time other processes hold the core, the main noise of wall time
-/// there; it still counts cache and TLB misses. `VARINT_BENCH_CLOCK=wall`
-/// (or a target without that clock) uses `Instant`.
-#[derive(Clone, Copy)]
-enum Clock {
-    Wall,
-    #[cfg(target_os = "linux")]
-    ThreadCpu,
-}
-
-impl Clock {
-    fn from_env() -> Self {
-        match std::env::var("VARINT_BENCH_CLOCK").as_deref() {
-            Ok("wall") => Clock::Wall,
-            #[cfg(target_os = "linux")]
-            Ok("cpu") | Err(_) => Clock::ThreadCpu,
-            #[cfg(not(target_os = "linux"))]
-            Err(_) => Clock::Wall,
-            Ok(other) => panic!("VARINT_BENCH_CLOCK={other}: expected `wall` or `cpu` (Linux)"),
-        }
-    }
-
-    /// Runs `timed` and returns how long it took on this clock.
-    #[inline(always)]
-    fn time(self, timed: impl FnOnce()) -> Duration {
-        match self {
-            Clock::Wall => {
-                let start = Instant::now();
-                timed();
-                start.elapsed()
-            }
-            #[cfg(target_os = "linux")]
-            Clock::ThreadCpu => {
-                let start = thread_cpu_time();
-                timed();
-                thread_cpu_time().saturating_sub(start)
-            }
-        }
-    }
-}
-
-#[cfg(target_os = "linux")]
-fn thread_cpu_time() -> Duration {
-    let mut now = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `now` is a valid, writable timespec.
-    let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
-    assert_eq!(status, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
-    Duration::new(now.tv_sec as u64, now.tv_nsec as u32)
-}
-
 #[cold]
 #[inline(never)]
 fn mismatch(what: &str, start: usize, got: impl Debug, want: impl Debug) -> ! {
@@ -696,24 +635,13 @@ fn benches(c: &mut Criterion) {
     eprintln!(
         "varint-turbo single-value backend (api): {}; clock: {}",
         varint_turbo::single_value_backend(),
-        match Clock::from_env() {
-            Clock::Wall => "wall (Instant)",
-            #[cfg(target_os = "linux")]
-            Clock::ThreadCpu => "thread CPU time (set VARINT_BENCH_CLOCK=wall for wall time)",
-        }
+        Clock::from_env().describe()
     );
     bench_workload::<u8>(c, "u8", 1, |rng| rng.gen());
     bench_workload::<u16>(c, "u16", 2, |rng| rng.gen());
     bench_workload::<u32>(c, "u32", 3, |rng| rng.gen());
     bench_workload::<u64>(c, "u64", 4, |rng| rng.gen());
-    // Protobuf-like: 60% < 2^7, 25% in [2^7, 2^14), 10% in [2^14, 2^28),
-    // 5% uniform over u64 (mostly 10 bytes, like negative int32/int64).
-    bench_workload::<u64>(c, "mix", 5, |rng| match rng.gen_range(0..100u32) {
-        0..60 => rng.gen_range(0..1 << 7),
-        60..85 => rng.gen_range(1 << 7..1 << 14),
-        85..95 => rng.gen_range(1 << 14..1 << 28),
-        _ => rng.gen(),
-    });
+    bench_workload::<u64>(c, "mix", 5, protobuf_mix);
 }
 
 fn config() -> Criterion {

@@ -108,10 +108,27 @@ pub(crate) fn scalar_values<T: VarInt>(
     written: usize,
     limit: usize,
 ) -> Result<(usize, usize), BulkDecodeError> {
+    scalar_values_before(input, pos, out, written, limit, usize::MAX)
+}
+
+/// [`scalar_values`] that also stops once the next varint would start at
+/// or after byte `stop` of `input` (the end of a SIMD window).
+#[inline(never)]
+pub(crate) fn scalar_values_before<T: VarInt>(
+    input: &[u8],
+    pos: usize,
+    out: &mut [T],
+    written: usize,
+    limit: usize,
+    stop: usize,
+) -> Result<(usize, usize), BulkDecodeError> {
     let end = out.len().min(written.saturating_add(limit));
     let mut consumed = 0;
     let mut n = 0;
     for slot in &mut out[written..end] {
+        if pos + consumed >= stop {
+            break;
+        }
         let rest = &input[pos + consumed..];
         if rest.is_empty() {
             break;
@@ -186,6 +203,47 @@ impl Backend {
         }
     }
 
+    /// [`count_varints`](crate::count_varints) on this backend.
+    ///
+    /// # Panics
+    /// If the CPU does not support the backend ([`is_supported`](Self::is_supported)).
+    pub fn count_varints(self, input: &[u8]) -> usize {
+        assert!(
+            self.is_supported(),
+            "the {self} backend is not supported by this CPU"
+        );
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU supports the backend (checked above).
+            Backend::Avx2 => unsafe { crate::arch::x86_64::avx2::count_varints_avx2(input) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU supports the backend (checked above).
+            Backend::Avx512Vbmi2 => unsafe { crate::arch::x86_64::avx512::count_varints(input) },
+            _ => count_varints_portable(input),
+        }
+    }
+
+    /// [`encoded_len_sum`](crate::encoded_len_sum) on this backend.
+    ///
+    /// # Panics
+    /// If the CPU does not support the backend ([`is_supported`](Self::is_supported)).
+    pub fn encoded_len_sum<T: VarInt>(self, values: &[T]) -> usize {
+        assert!(
+            self.is_supported(),
+            "the {self} backend is not supported by this CPU"
+        );
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU supports the backend (checked above), which
+            // includes LZCNT.
+            Backend::Avx2 => unsafe { crate::arch::x86_64::avx2::encoded_len_sum_lzcnt(values) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU supports the backend (checked above).
+            Backend::Avx512Vbmi2 => unsafe { crate::arch::x86_64::avx512::encoded_len_sum(values) },
+            _ => encoded_len_sum_portable(values),
+        }
+    }
+
     /// [`encode_slice_into`](crate::encode_slice_into) on this backend.
     ///
     /// # Panics
@@ -198,7 +256,7 @@ impl Backend {
         // The SIMD kernels need room for everything; find how much fits
         // first unless the worst case does.
         let fits_all = values.len().saturating_mul(T::MAX_LEN) <= out.len()
-            || encoded_len_sum(values) <= out.len();
+            || self.encoded_len_sum(values) <= out.len();
         match self {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the CPU supports the backend (checked above) and `out`
@@ -356,14 +414,61 @@ pub fn decode_all_zigzag<T: ZigZag>(input: &[u8]) -> Result<Vec<T>, BulkDecodeEr
 /// The number of varints in `input`: its bytes without a continuation bit.
 /// This is how protobuf sizes a packed repeated field before decoding it;
 /// it does not validate (a cut-off last varint is not counted).
+///
+/// ```
+/// // 3, 270, 86942 and the first byte of a cut-off varint.
+/// assert_eq!(varint_turbo::count_varints(&[0x03, 0x8e, 0x02, 0x9e, 0xa7, 0x05, 0x80]), 3);
+/// ```
 pub fn count_varints(input: &[u8]) -> usize {
-    // Written so that the compiler vectorizes it (16+ bytes per step even
-    // on the x86-64 baseline).
-    input.iter().map(|&byte| usize::from(byte < 0x80)).sum()
+    if input.len() < SCALAR_CUTOFF_BYTES {
+        return count_varints_portable(input);
+    }
+    detected_backend().count_varints(input)
+}
+
+/// [`count_varints`] without SIMD intrinsics: byte counters that the
+/// compiler vectorizes (SSE2 on the x86-64 baseline), summed every 255
+/// blocks before they can wrap.
+#[inline(always)]
+pub(crate) fn count_varints_portable(input: &[u8]) -> usize {
+    const LANES: usize = 16;
+    let mut total = 0usize;
+    for chunk in input.chunks(LANES * 255) {
+        let mut counts = [0u8; LANES];
+        let mut blocks = chunk.chunks_exact(LANES);
+        for block in &mut blocks {
+            for (count, &byte) in counts.iter_mut().zip(block) {
+                *count += u8::from(byte < 0x80);
+            }
+        }
+        total += counts
+            .iter()
+            .map(|&count| usize::from(count))
+            .sum::<usize>();
+        total += blocks
+            .remainder()
+            .iter()
+            .filter(|&&byte| byte < 0x80)
+            .count();
+    }
+    total
 }
 
 /// The total number of bytes that [`encode_slice`] writes for `values`.
+///
+/// ```
+/// assert_eq!(varint_turbo::encoded_len_sum(&[1u64, 300, u64::MAX]), 1 + 2 + 10);
+/// ```
 pub fn encoded_len_sum<T: VarInt>(values: &[T]) -> usize {
+    if values.len() < 16 {
+        return encoded_len_sum_portable(values);
+    }
+    detected_backend().encoded_len_sum(values)
+}
+
+/// [`encoded_len_sum`] one value at a time (Go's branch-free formula).
+#[inline(always)]
+pub(crate) fn encoded_len_sum_portable<T: VarInt>(values: &[T]) -> usize {
     values
         .iter()
         .map(|&value| scalar::encoded_len(value.to_u64()))

@@ -231,6 +231,11 @@ proptest! {
         let backends = bulk_backends();
         check_all_types(&backends, &input, input.len() + out_extra);
         check_all_types(&backends, &input, cut.index(input.len() + 1));
+        let terminators = input.iter().filter(|&&byte| byte < 0x80).count();
+        prop_assert_eq!(varint_turbo::count_varints(&input), terminators);
+        for &backend in &backends {
+            prop_assert_eq!(backend.count_varints(&input), terminators, "{}", backend);
+        }
     }
 
     #[test]
@@ -314,6 +319,20 @@ fn check_encode_slices(values: &[u64]) {
             expected16.len()
         );
         assert_eq!(out, expected16, "{backend}: u16");
+        // Sizes, for every type (the narrow ones go through 32-bit lanes).
+        assert_eq!(backend.encoded_len_sum(values), expected.len(), "{backend}");
+        assert_eq!(
+            backend.encoded_len_sum(&narrow),
+            expected32.len(),
+            "{backend}"
+        );
+        assert_eq!(
+            backend.encoded_len_sum(&short),
+            expected16.len(),
+            "{backend}"
+        );
+        assert_eq!(backend.encoded_len_sum(&tiny), expected8.len(), "{backend}");
+        assert_eq!(backend.count_varints(&expected), values.len(), "{backend}");
     }
 }
 
@@ -458,6 +477,11 @@ fn bulk_never_reads_past_the_input() {
                 let _ = backend.decode_slice(tail, &mut out);
                 let mut out32 = vec![0u32; tail.len()];
                 let _ = backend.decode_slice(tail, &mut out32);
+                assert_eq!(
+                    backend.count_varints(tail),
+                    tail.iter().filter(|&&b| b < 0x80).count(),
+                    "{backend}"
+                );
             }
             let _ = varint_turbo::decode_all::<u64>(tail);
             assert_eq!(

@@ -807,3 +807,30 @@ pub unsafe fn decode_slice_ssse3<T: VarInt>(
     // SAFETY: this function enables every feature `Ssse3` uses.
     unsafe { decode_slice_with::<Ssse3, T>(input, out) }
 }
+
+/// The number of bytes of `input` without a continuation bit: `vpmovmskb`
+/// and `popcnt` per 32 bytes.
+///
+/// # Safety
+/// The CPU must support AVX2 and POPCNT.
+#[target_feature(enable = "avx2,popcnt")]
+pub unsafe fn count_varints_avx2(input: &[u8]) -> usize {
+    let mut total = 0usize;
+    let mut chunks = input.chunks_exact(32);
+    for chunk in &mut chunks {
+        // SAFETY: `chunk` is 32 readable bytes.
+        let bytes = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
+        total += (!(_mm256_movemask_epi8(bytes) as u32)).count_ones() as usize;
+    }
+    total + crate::bulk::count_varints_portable(chunks.remainder())
+}
+
+/// The portable sum of encoded lengths, compiled with `lzcnt` (one
+/// instruction for the bit length instead of `bsr` and a fix-up).
+///
+/// # Safety
+/// The CPU must support LZCNT.
+#[target_feature(enable = "lzcnt")]
+pub unsafe fn encoded_len_sum_lzcnt<T: VarInt>(values: &[T]) -> usize {
+    crate::bulk::encoded_len_sum_portable(values)
+}
