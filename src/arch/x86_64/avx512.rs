@@ -86,18 +86,29 @@ pub unsafe fn decode_slice<T: VarInt>(
         }
         let room = out.len() - written;
         if ends == u64::MAX && room >= WINDOW {
-            // 64 one-byte varints (small enums, bools, counts): widen.
-            // SAFETY: 64 values fit in `out` after `written`; the 64 bytes
-            // from `pos` are in bounds (loop condition).
-            unsafe {
-                store_one_byte_values::<T>(
-                    out.as_mut_ptr().add(written),
-                    input.as_ptr().add(pos),
-                    WINDOW,
-                )
-            };
-            written += WINDOW;
-            pos += WINDOW;
+            // 64 one-byte varints (small enums, bools, counts): widen, and
+            // keep widening while the next 64 bytes are the same.
+            loop {
+                // SAFETY: 64 values fit in `out` after `written`; the 64
+                // bytes from `pos` are in bounds (checked before each turn).
+                unsafe {
+                    store_one_byte_values::<T>(
+                        out.as_mut_ptr().add(written),
+                        input.as_ptr().add(pos),
+                        WINDOW,
+                    )
+                };
+                written += WINDOW;
+                pos += WINDOW;
+                if input.len() - pos < WINDOW || out.len() - written < WINDOW {
+                    break;
+                }
+                // SAFETY: 64 bytes from `pos` are inside `input` (just checked).
+                let next = unsafe { _mm512_loadu_si512(input.as_ptr().add(pos).cast()) };
+                if _mm512_movepi8_mask(next) != 0 {
+                    break;
+                }
+            }
             continue;
         }
         let total = ends.count_ones() as usize;
