@@ -67,11 +67,7 @@ pub unsafe fn decode_slice<T: VarInt>(
         let data = unsafe { _mm512_loadu_si512(input.as_ptr().add(pos).cast()) };
         let ends = !_mm512_movepi8_mask(data);
         let continues = !ends;
-        // Bit p: bytes p..p + MAX_LEN - 1 all continue.
-        let mut run = continues;
-        for shift in 1..T::MAX_LEN - 1 {
-            run &= continues >> shift;
-        }
+        let run = continuation_runs(continues, T::MAX_LEN - 1);
         let too_long = run & (continues >> (T::MAX_LEN - 1));
         let too_big =
             (run << (T::MAX_LEN - 1)) & ends & _mm512_cmpgt_epu8_mask(data, last_byte_limit);
@@ -114,17 +110,18 @@ pub unsafe fn decode_slice<T: VarInt>(
         let total = ends.count_ones() as usize;
         let count = total.min(MAX_PER_WINDOW).min(room);
         let starts = _mm512_maskz_compress_epi8((ends << 1) | 1, iota);
+        // Bit i: slot `written + i` gets a value (count <= 32).
+        let slots = u64::MAX >> (64 - count);
         let mut group = 0usize;
         while group < count {
             // SAFETY: this function enables the features `decode_group` needs.
             let values = unsafe { decode_group::<T>(data, starts, group) };
-            let lanes = (count - group).min(8);
-            // SAFETY: `lanes` values fit in `out` after `written + group`
+            // SAFETY: the slots selected by `slots` are inside `out`
             // (count <= room); the masked store writes only those.
             unsafe {
                 store::<T>(
                     out.as_mut_ptr().add(written + group),
-                    u8::MAX >> (8 - lanes),
+                    (slots >> group) as u8,
                     values,
                 )
             };
@@ -144,6 +141,23 @@ pub unsafe fn decode_slice<T: VarInt>(
     }
     let (n, consumed) = scalar_values(input, pos, out, written, usize::MAX)?;
     Ok((written + n, pos + consumed))
+}
+
+/// Bit `p` of the result: bits `p..p + n` of `continues` are all set (`n`
+/// consecutive continuation bytes start at byte `p`). Doubling steps, so
+/// `n = 9` (u64) takes 4 shifts; `n >= 1`.
+#[inline(always)]
+fn continuation_runs(continues: u64, n: usize) -> u64 {
+    let mut run = continues;
+    let mut len = 1;
+    while len * 2 <= n {
+        run &= run >> len;
+        len *= 2;
+    }
+    if len < n {
+        run &= run >> (n - len);
+    }
+    run
 }
 
 /// Decodes the varints that start at bytes `group..group + 8` of `starts`
