@@ -110,22 +110,17 @@ pub unsafe fn decode_slice<T: VarInt>(
         let total = ends.count_ones() as usize;
         let count = total.min(MAX_PER_WINDOW).min(room);
         let starts = _mm512_maskz_compress_epi8((ends << 1) | 1, iota);
-        // Bit i: slot `written + i` gets a value (count <= 32).
-        let slots = u64::MAX >> (64 - count);
-        let mut group = 0usize;
-        while group < count {
-            // SAFETY: this function enables the features `decode_group` needs.
-            let values = unsafe { decode_group::<T>(data, starts, group) };
-            // SAFETY: the slots selected by `slots` are inside `out`
-            // (count <= room); the masked store writes only those.
-            unsafe {
-                store::<T>(
-                    out.as_mut_ptr().add(written + group),
-                    (slots >> group) as u8,
-                    values,
-                )
-            };
-            group += 8;
+        // SAFETY: `count` values fit in `out` after `written` (count <=
+        // room); this function enables the features the groups use.
+        unsafe {
+            let dest = out.as_mut_ptr().add(written);
+            // Varints of 9 or 10 bytes need a third gather per group; most
+            // windows of small values have none (a predictable branch).
+            if T::MAX_LEN > 8 && continuation_runs(continues, 8) != 0 {
+                decode_groups::<T, true>(data, starts, count, dest);
+            } else {
+                decode_groups::<T, false>(data, starts, count, dest);
+            }
         }
         written += count;
         // Continue after the count-th varint: the highest terminator, or
@@ -160,14 +155,44 @@ fn continuation_runs(continues: u64, n: usize) -> u64 {
     run
 }
 
+/// Decodes the first `count` (at most 32) varints listed in `starts` and
+/// stores them at `dest`, 8 per group. `LONG`: some of them have 9 or 10
+/// bytes (only possible when `T` is 64 bits wide).
+///
+/// # Safety
+/// `dest` must be valid for writing `count` values; the CPU must support
+/// AVX-512 F, BW, VL and VBMI.
+#[inline(always)]
+unsafe fn decode_groups<T: VarInt, const LONG: bool>(
+    data: __m512i,
+    starts: __m512i,
+    count: usize,
+    dest: *mut T,
+) {
+    // Bit i: slot i gets a value.
+    let slots = u64::MAX >> (64 - count);
+    let mut group = 0usize;
+    while group < count {
+        // SAFETY: the caller guarantees the CPU features and that the
+        // slots selected by `slots` are writable; the masked store writes
+        // only those.
+        unsafe {
+            let values = decode_group::<LONG>(data, starts, group);
+            store::<T>(dest.add(group), (slots >> group) as u8, values);
+        }
+        group += 8;
+    }
+}
+
 /// Decodes the varints that start at bytes `group..group + 8` of `starts`
 /// (positions in `data`, which holds their whole encoding), one per 64-bit
-/// lane. Lanes past the window's last varint hold garbage.
+/// lane. Lanes past the window's last varint hold garbage. Without `LONG`
+/// only the first 8 bytes of each varint count (bits 0..56).
 ///
 /// # Safety
 /// The CPU must support AVX-512 F, BW and VBMI.
 #[inline(always)]
-unsafe fn decode_group<T: VarInt>(data: __m512i, starts: __m512i, group: usize) -> __m512i {
+unsafe fn decode_group<const LONG: bool>(data: __m512i, starts: __m512i, group: usize) -> __m512i {
     // SAFETY: the caller guarantees the CPU features; no memory is touched.
     unsafe {
         // Byte k of lane j selects start `group + j`, then adds k.
@@ -194,7 +219,7 @@ unsafe fn decode_group<T: VarInt>(data: __m512i, starts: __m512i, group: usize) 
         // bytes & up_to_stop & 0x7f..7f (ternary-logic table of A & B & C).
         let groups = _mm512_ternarylogic_epi64::<0x80>(bytes, up_to_stop, _mm512_set1_epi8(0x7f));
         let values = pack_lanes(groups);
-        if T::MAX_LEN <= 8 {
+        if !LONG {
             return values;
         }
         // Varints of 9 or 10 bytes: no stop among the first 8 bytes.
