@@ -5,6 +5,7 @@
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 use core::fmt;
+use core::mem::MaybeUninit;
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use crate::arch::scalar;
@@ -89,7 +90,7 @@ impl fmt::Display for Backend {
 /// Scalar reference for the bulk decoders.
 pub(crate) fn decode_slice_scalar<T: VarInt>(
     input: &[u8],
-    out: &mut [T],
+    out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
     scalar_values(input, 0, out, 0, usize::MAX)
 }
@@ -104,7 +105,7 @@ pub(crate) fn decode_slice_scalar<T: VarInt>(
 pub(crate) fn scalar_values<T: VarInt>(
     input: &[u8],
     pos: usize,
-    out: &mut [T],
+    out: &mut [MaybeUninit<T>],
     written: usize,
     limit: usize,
 ) -> Result<(usize, usize), BulkDecodeError> {
@@ -117,7 +118,7 @@ pub(crate) fn scalar_values<T: VarInt>(
 pub(crate) fn scalar_values_before<T: VarInt>(
     input: &[u8],
     pos: usize,
-    out: &mut [T],
+    out: &mut [MaybeUninit<T>],
     written: usize,
     limit: usize,
     stop: usize,
@@ -135,7 +136,7 @@ pub(crate) fn scalar_values_before<T: VarInt>(
         }
         match crate::decode::decode_with(rest, scalar::decode::<T>) {
             Ok((value, len)) => {
-                *slot = value;
+                slot.write(value);
                 consumed += len;
                 n += 1;
             }
@@ -182,6 +183,18 @@ impl Backend {
         self,
         input: &[u8],
         out: &mut [T],
+    ) -> Result<(usize, usize), BulkDecodeError> {
+        self.decode_uninit(input, as_uninit(out))
+    }
+
+    /// [`decode_slice`](Self::decode_slice) into slots that need not be
+    /// initialized: it writes initialized values only, the first
+    /// `written` slots (or up to the error's index) and possibly slots
+    /// after them.
+    pub(crate) fn decode_uninit<T: VarInt>(
+        self,
+        input: &[u8],
+        out: &mut [MaybeUninit<T>],
     ) -> Result<(usize, usize), BulkDecodeError> {
         assert!(
             self.is_supported(),
@@ -343,20 +356,47 @@ pub fn decode_slice<T: VarInt>(
     input: &[u8],
     out: &mut [T],
 ) -> Result<(usize, usize), BulkDecodeError> {
+    decode_uninit(input, as_uninit(out))
+}
+
+/// [`decode_slice`] into slots that need not be initialized (see
+/// [`Backend::decode_uninit`]).
+fn decode_uninit<T: VarInt>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+) -> Result<(usize, usize), BulkDecodeError> {
     if input.len() < SCALAR_CUTOFF_BYTES {
         return decode_slice_scalar(input, out);
     }
-    detected_backend().decode_slice(input, out)
+    detected_backend().decode_uninit(input, out)
+}
+
+/// Views initialized slots as possibly uninitialized ones, for the
+/// decoders, which write only initialized values.
+fn as_uninit<T>(out: &mut [T]) -> &mut [MaybeUninit<T>] {
+    // SAFETY: `MaybeUninit<T>` has the layout of `T`; every decoder writes
+    // only initialized values (`MaybeUninit::write` or stores of computed
+    // values), so the slots stay initialized for the caller's `&mut [T]`.
+    unsafe { core::slice::from_raw_parts_mut(out.as_mut_ptr().cast(), out.len()) }
 }
 
 /// Decodes every varint of `input` (which must hold nothing else) into a
 /// new `Vec`. Allocates at most one `T` per input byte (the count of
-/// terminating bytes), whatever the input claims.
+/// terminating bytes), whatever the input claims; the capacity is not
+/// zeroed first, the decoder writes it.
+///
+/// ```
+/// let values = varint_turbo::decode_all::<u32>(&[0x03, 0x8e, 0x02, 0x9e, 0xa7, 0x05]);
+/// assert_eq!(values, Ok(vec![3, 270, 86942]));
+/// ```
 #[cfg(feature = "alloc")]
 pub fn decode_all<T: VarInt>(input: &[u8]) -> Result<Vec<T>, BulkDecodeError> {
-    let mut out = alloc::vec![T::default(); count_varints(input)];
-    let (written, consumed) = decode_slice(input, &mut out)?;
+    let mut out = Vec::with_capacity(count_varints(input));
+    let (written, consumed) = decode_uninit(input, out.spare_capacity_mut())?;
     check_rest::<T>(input, written, consumed)?;
+    // SAFETY: the decoder initialized the first `written` slots, and
+    // `written <= capacity` (it writes inside the slice it was given).
+    unsafe { out.set_len(written) };
     Ok(out)
 }
 
@@ -405,9 +445,25 @@ pub fn decode_slice_zigzag<T: ZigZag>(
 /// [`decode_all`] for zigzag varints.
 #[cfg(feature = "alloc")]
 pub fn decode_all_zigzag<T: ZigZag>(input: &[u8]) -> Result<Vec<T>, BulkDecodeError> {
-    let mut out = alloc::vec![T::default(); count_varints(input)];
-    let (written, consumed) = decode_slice_zigzag(input, &mut out)?;
+    let mut out: Vec<T> = Vec::with_capacity(count_varints(input));
+    let spare = out.spare_capacity_mut();
+    // `T`/`T::Unsigned` are iN/uN of one width (the sealed trait's only impls).
+    // SAFETY: same size and alignment, and both are uninitialized slots.
+    let unsigned = unsafe {
+        core::slice::from_raw_parts_mut(
+            spare.as_mut_ptr().cast::<MaybeUninit<T::Unsigned>>(),
+            spare.len(),
+        )
+    };
+    let (written, consumed) = decode_uninit(input, unsigned)?;
     check_rest::<T::Unsigned>(input, written, consumed)?;
+    // SAFETY: the first `written` slots hold decoded unsigned values, whose
+    // bits are valid `T`s.
+    unsafe { out.set_len(written) };
+    for value in &mut out {
+        // Reinterpret back: the slot holds the zigzag value's bits.
+        *value = T::zigzag_decode(value.to_unsigned_bits());
+    }
     Ok(out)
 }
 

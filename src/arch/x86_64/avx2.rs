@@ -74,6 +74,7 @@
 //!   scalar decoder: no load leaves `input`, no store leaves `out`.
 
 use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
 
 use crate::bulk::{scalar_values, BulkDecodeError};
 use crate::varint::VarInt;
@@ -644,7 +645,7 @@ impl<K: Kernel> Step<K> {
 #[inline(always)]
 unsafe fn decode_slice_with<K: Kernel, T: VarInt>(
     input: &[u8],
-    out: &mut [T],
+    out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
     let len = input.len();
     let out_len = out.len();
@@ -663,7 +664,7 @@ unsafe fn decode_slice_with<K: Kernel, T: VarInt>(
     let key_max = ((T::MAX_LEN - 1) << 8) | (T::MAX_U64 >> (7 * (T::MAX_LEN - 1))) as usize;
     let narrow = T::MAX_U64 != u64::MAX;
     let src = input.as_ptr();
-    let dst = out.as_mut_ptr();
+    let dst = out.as_mut_ptr().cast::<T>();
     let tables = &TABLES;
     let q_of = |at: *const u8| at as usize - src as usize;
     'outer: loop {
@@ -756,7 +757,7 @@ unsafe fn decode_slice_with<K: Kernel, T: VarInt>(
 #[inline(never)]
 fn slow_step<T: VarInt>(
     input: &[u8],
-    out: &mut [T],
+    out: &mut [MaybeUninit<T>],
     q: usize,
     written: usize,
     carry_128: usize,
@@ -789,7 +790,7 @@ fn slow_step<T: VarInt>(
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
 pub unsafe fn decode_slice_avx2<T: VarInt>(
     input: &[u8],
-    out: &mut [T],
+    out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
     // SAFETY: this function enables every feature `Avx2` uses.
     unsafe { decode_slice_with::<Avx2, T>(input, out) }
@@ -802,7 +803,7 @@ pub unsafe fn decode_slice_avx2<T: VarInt>(
 #[target_feature(enable = "ssse3,popcnt")]
 pub unsafe fn decode_slice_ssse3<T: VarInt>(
     input: &[u8],
-    out: &mut [T],
+    out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
     // SAFETY: this function enables every feature `Ssse3` uses.
     unsafe { decode_slice_with::<Ssse3, T>(input, out) }

@@ -29,6 +29,7 @@
 //! widens the bytes.
 
 use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
 
 use crate::arch::scalar;
 use crate::bulk::{scalar_values, scalar_values_before, BulkDecodeError};
@@ -50,7 +51,7 @@ const MAX_PER_WINDOW: usize = 32;
 )]
 pub unsafe fn decode_slice<T: VarInt>(
     input: &[u8],
-    out: &mut [T],
+    out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
     // Where the first varint not yet written starts.
     let mut pos = 0usize;
@@ -89,7 +90,7 @@ pub unsafe fn decode_slice<T: VarInt>(
                 // bytes from `pos` are in bounds (checked before each turn).
                 unsafe {
                     store_one_byte_values::<T>(
-                        out.as_mut_ptr().add(written),
+                        out.as_mut_ptr().cast::<T>().add(written),
                         input.as_ptr().add(pos),
                         WINDOW,
                     )
@@ -113,7 +114,7 @@ pub unsafe fn decode_slice<T: VarInt>(
         // SAFETY: `count` values fit in `out` after `written` (count <=
         // room); this function enables the features the groups use.
         unsafe {
-            let dest = out.as_mut_ptr().add(written);
+            let dest = out.as_mut_ptr().cast::<T>().add(written);
             // Varints of 9 or 10 bytes need a third gather per group; most
             // windows of small values have none (a predictable branch).
             if T::MAX_LEN > 8 && continuation_runs(continues, 8) != 0 {
