@@ -400,6 +400,29 @@ fn packed_vectors_through_every_backend() {
     assert!(rows >= 60, "only {rows} packed rows parsed");
 }
 
+/// u64 encoders may take narrower lanes for runs of values below 2^56:
+/// runs of such values (up to 2^56 - 1) with one larger value at every
+/// position of a block, and none at all.
+#[test]
+fn encode_u64_runs_below_and_above_2_pow_56() {
+    let below: Vec<u64> = (0..96u64)
+        .map(|i| match i % 4 {
+            0 => (1 << 56) - 1 - i,
+            1 => (1 << (i % 57)).max(1) - 1,
+            2 => i * 0x0102_0304_0506,
+            _ => 1 << (7 * (i % 8)),
+        })
+        .collect();
+    check_encode_slices(&below);
+    for at in 0..40 {
+        let mut values = below.clone();
+        values[at] = (1 << 56) + at as u64;
+        check_encode_slices(&values);
+        values[at] = u64::MAX - at as u64;
+        check_encode_slices(&values);
+    }
+}
+
 #[test]
 fn zigzag_slices_round_trip() {
     let values: Vec<i64> = (-300i64..300).chain([i64::MIN, i64::MAX, -1, 0]).collect();
