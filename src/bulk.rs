@@ -542,15 +542,59 @@ pub fn encode_slice<T: VarInt>(values: &[T], out: &mut Vec<u8>) -> usize {
     written
 }
 
-/// [`encode_slice`] for zigzag varints.
+/// Values converted to zigzag form per chunk by the zigzag encoders (a
+/// stack buffer of at most 2 KiB), then encoded by the bulk encoder.
+const ZIGZAG_CHUNK: usize = 256;
+
+/// Calls `encode` with the zigzag forms of `values`, a chunk at a time, for
+/// as long as it returns `true`.
+#[inline(always)]
+fn for_zigzag_chunks<T: ZigZag>(values: &[T], mut encode: impl FnMut(&[T::Unsigned]) -> bool) {
+    let mut buffer = [T::Unsigned::default(); ZIGZAG_CHUNK];
+    for chunk in values.chunks(ZIGZAG_CHUNK) {
+        for (slot, &value) in buffer.iter_mut().zip(chunk) {
+            *slot = value.zigzag_encode();
+        }
+        if !encode(&buffer[..chunk.len()]) {
+            break;
+        }
+    }
+}
+
+/// [`encode_slice`] for zigzag varints (protobuf `sint32`/`sint64`, Avro).
+///
+/// ```
+/// let mut out = Vec::new();
+/// assert_eq!(varint_turbo::encode_slice_zigzag(&[0i32, -1, 1, -64, 64], &mut out), 6);
+/// assert_eq!(out, [0x00, 0x01, 0x02, 0x7f, 0x80, 0x01]);
+/// ```
 #[cfg(feature = "alloc")]
 pub fn encode_slice_zigzag<T: ZigZag>(values: &[T], out: &mut Vec<u8>) -> usize {
     let start = out.len();
-    for &value in values {
-        let (bytes, len) = crate::encode(value.zigzag_encode());
-        out.extend_from_slice(&bytes[..usize::from(len)]);
-    }
+    for_zigzag_chunks(values, |unsigned| {
+        encode_slice(unsigned, out);
+        true
+    });
     out.len() - start
+}
+
+/// [`encode_slice_into`] for zigzag varints: encodes as many of `values`
+/// as fit, whole, into `out`; returns (values encoded, bytes written).
+///
+/// ```
+/// let mut out = [0u8; 4];
+/// // -1000 and 1000 take 2 bytes each; the third value does not fit.
+/// assert_eq!(varint_turbo::encode_slice_zigzag_into(&[-1000i64, 1000, 5], &mut out), (2, 4));
+/// ```
+pub fn encode_slice_zigzag_into<T: ZigZag>(values: &[T], out: &mut [u8]) -> (usize, usize) {
+    let (mut encoded, mut written) = (0, 0);
+    for_zigzag_chunks(values, |unsigned| {
+        let (n, bytes) = encode_slice_into(unsigned, &mut out[written..]);
+        encoded += n;
+        written += bytes;
+        n == unsigned.len()
+    });
+    (encoded, written)
 }
 
 /// Encodes as many of `values` as fit, whole, into `out`, without

@@ -66,7 +66,7 @@ mod zigzag;
 pub use arch::single_value_backend;
 pub use bulk::{
     count_varints, decode_slice, decode_slice_zigzag, detected_backend, encode_slice_into,
-    encoded_len_sum, Backend, BulkDecodeError,
+    encode_slice_zigzag_into, encoded_len_sum, Backend, BulkDecodeError,
 };
 #[cfg(feature = "alloc")]
 pub use bulk::{decode_all, decode_all_zigzag, encode_slice, encode_slice_zigzag};

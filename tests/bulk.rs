@@ -438,6 +438,28 @@ fn zigzag_slices_round_trip() {
         varint_turbo::decode_all_zigzag::<i64>(&bytes).unwrap(),
         values
     );
+    // Without allocating: exact room, then every shorter room (as many
+    // whole values as fit, across the encoder's internal chunks).
+    let mut exact = vec![0u8; expected.len()];
+    assert_eq!(
+        varint_turbo::encode_slice_zigzag_into(&values, &mut exact),
+        (values.len(), expected.len())
+    );
+    assert_eq!(exact, expected);
+    let mut ends = vec![0];
+    for &v in &values {
+        ends.push(ends.last().unwrap() + reference_encode(reference_zigzag_encode(v)).len());
+    }
+    for room in [0, 1, 2, 300, 511, 512, 513, expected.len() - 1] {
+        let mut out = vec![0u8; room];
+        let fit = ends.iter().rposition(|&end| end <= room).unwrap();
+        assert_eq!(
+            varint_turbo::encode_slice_zigzag_into(&values, &mut out),
+            (fit, ends[fit]),
+            "room {room}"
+        );
+        assert_eq!(out[..ends[fit]], expected[..ends[fit]], "room {room}");
+    }
     let narrow: Vec<i32> = values.iter().map(|&v| v as i32).collect();
     let mut bytes32 = Vec::new();
     varint_turbo::encode_slice_zigzag(&narrow, &mut bytes32);
