@@ -198,7 +198,7 @@ pub(crate) fn decode_unchecked_with<T: VarInt>(
 /// Bytes of `out` past the length may be overwritten with unspecified data.
 #[inline]
 pub fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {
-    encode_with(value.to_u64(), out, spread_7bit_groups)
+    encode_with::<T>(value.to_u64(), out, spread_7bit_groups)
 }
 
 /// Continuation bits of the first 8 bytes of a varint of length `len`.
@@ -223,28 +223,47 @@ const CONTINUATION_MASKS: [u64; 11] = {
 /// on the protobuf-like mix): always writes bytes 0..10, zeros past the
 /// varint.
 #[inline(always)]
-pub(crate) fn encode_with(value: u64, out: &mut [u8; 16], spread: impl Fn(u64) -> u64) -> usize {
+pub(crate) fn encode_with<T: VarInt>(
+    value: u64,
+    out: &mut [u8; 16],
+    spread: impl Fn(u64) -> u64,
+) -> usize {
     let len = encoded_len(value);
     // Continuation bits on bytes 0..len-1 of the first 8 (all 8 when len >= 9),
     // from a table: cheaper than a variable shift on the critical path.
     let continuation = CONTINUATION_MASKS[len];
     let low = spread(value & ((1 << 56) - 1)) | continuation;
-    // The top 8 bits: byte 8 carries 7 of them, byte 9 the last one. Bit 7
-    // of `top` is set exactly when there is a 10th byte, so it doubles as
-    // byte 8's continuation bit.
+    out[..8].copy_from_slice(&low.to_le_bytes());
+    if T::MAX_LEN > 8 {
+        store_top_byte(value, out);
+    }
+    len
+}
+
+/// Bytes 8 and 9 of a value's varint (for types of more than 56 bits): byte
+/// 8 carries 7 of the top 8 bits, byte 9 the last one. Bit 7 of `top` is
+/// set exactly when there is a 10th byte, so it doubles as byte 8's
+/// continuation bit.
+#[inline(always)]
+pub(crate) fn store_top_byte(value: u64, out: &mut [u8; 16]) {
     let top = value >> 56;
     let high = (top | (top >> 7) << 8) as u16;
-    out[..8].copy_from_slice(&low.to_le_bytes());
     out[8..10].copy_from_slice(&high.to_le_bytes());
-    len
 }
 
 /// Number of bytes [`encode`] writes for `value`: Go protobuf's `SizeVarint`,
 /// `(9 * bit_length + 64) / 64`, which rounds `bit_length / 7` up without a
-/// division or branch. `value | 1` makes 0 count as one bit, so the
-/// leading-zero count never sees 0 (avoiding `bsr`'s zero case on baseline x86-64).
+/// division or branch. Without LZCNT, `value | 1` makes 0 count as one bit,
+/// so the leading-zero count never sees 0 (avoiding `bsr`'s zero case on
+/// baseline x86-64).
 #[inline(always)]
 pub fn encoded_len(value: u64) -> usize {
-    let bit_length = 64 - (value | 1).leading_zeros();
+    // With LZCNT (x86-64-v3 builds) the count of 0 is defined (64, bit
+    // length 0, length 1): no need for the `| 1`.
+    let bit_length = if cfg!(target_feature = "lzcnt") {
+        64 - value.leading_zeros()
+    } else {
+        64 - (value | 1).leading_zeros()
+    };
     ((bit_length * 9 + 64) / 64) as usize
 }

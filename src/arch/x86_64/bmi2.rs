@@ -51,9 +51,9 @@ pub unsafe fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {
     let len = scalar::encoded_len(value);
     let low =
         _pdep_u64(value, PAYLOAD_BITS) | _bzhi_u64(scalar::CONTINUATION_BITS, (8 * len - 8) as u32);
-    // Bytes 8 and 9 as in `scalar::encode_with`.
-    let top = value >> 56;
     out[..8].copy_from_slice(&low.to_le_bytes());
-    out[8..10].copy_from_slice(&((top | (top >> 7) << 8) as u16).to_le_bytes());
+    if T::MAX_LEN > 8 {
+        scalar::store_top_byte(value, out);
+    }
     len
 }
