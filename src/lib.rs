@@ -56,6 +56,8 @@ extern crate std;
 
 pub mod arch;
 mod bulk;
+#[cfg(feature = "bytes")]
+pub mod bytes_ext;
 mod cpu;
 mod decode;
 mod encode;
@@ -70,6 +72,8 @@ pub use bulk::{
 };
 #[cfg(feature = "alloc")]
 pub use bulk::{decode_all, decode_all_zigzag, encode_slice, encode_slice_zigzag};
+#[cfg(feature = "bytes")]
+pub use bytes_ext::{BufMutVarint, BufVarint};
 pub use cpu::pdep_is_fast;
 pub use decode::{decode, decode_len, decode_unchecked, decode_zigzag};
 pub use encode::{encode, encode_to_slice, encode_zigzag, encode_zigzag_to_slice, encoded_len};

@@ -125,7 +125,7 @@ pub(crate) fn first_word(window: &[u8; 16]) -> u64 {
     u64::from_le_bytes(bytes)
 }
 
-/// Decodes the varint at the start of `window` (see [`decode_with`]).
+/// Decodes the varint at the start of `window` (see `decode_with`).
 #[inline]
 pub fn decode<T: VarInt>(window: &[u8; 16]) -> Result<(T, usize), DecodeError> {
     decode_with(window, |word, keep| {
