@@ -62,6 +62,8 @@ mod cpu;
 mod decode;
 mod encode;
 mod error;
+#[cfg(feature = "std")]
+pub mod io;
 mod varint;
 mod zigzag;
 
@@ -78,6 +80,8 @@ pub use cpu::pdep_is_fast;
 pub use decode::{decode, decode_len, decode_unchecked, decode_zigzag};
 pub use encode::{encode, encode_to_slice, encode_zigzag, encode_zigzag_to_slice, encoded_len};
 pub use error::DecodeError;
+#[cfg(feature = "std")]
+pub use io::{ReadVarint, WriteVarint};
 pub use varint::VarInt;
 pub use zigzag::{
     zigzag_decode, zigzag_decode_i16, zigzag_decode_i32, zigzag_decode_i64, zigzag_decode_i8,
