@@ -64,6 +64,7 @@ mod encode;
 mod error;
 #[cfg(feature = "std")]
 pub mod io;
+pub mod protobuf;
 mod varint;
 mod zigzag;
 
