@@ -55,6 +55,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod arch;
+pub mod avro;
 mod bulk;
 #[cfg(feature = "bytes")]
 pub mod bytes_ext;
