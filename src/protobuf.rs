@@ -19,7 +19,7 @@
 //! | [`int32`], [`enumeration`] | `i32` | sign-extended to 64 bits: negative values take 10 bytes | the varint's low 32 bits as `i32` |
 //! | [`sint64`] | `i64` | zigzag | zigzag decode |
 //! | [`sint32`] | `i32` | zigzag | zigzag decode of the low 32 bits |
-//! | [`bool`] | `bool` | `0` or `1` | any non-zero varint is `true` |
+//! | [`bool`](mod@bool) | `bool` | `0` or `1` | any non-zero varint is `true` |
 //!
 //! Every type reads a full 64-bit varint by the rules of
 //! [`decode::<u64>`](crate::decode) (Go protowire's `ConsumeVarint`) and

@@ -126,6 +126,13 @@ pub(crate) fn first_word(window: &[u8; 16]) -> u64 {
 }
 
 /// Decodes the varint at the start of `window` (see `decode_with`).
+///
+/// ```
+/// use varint_turbo::arch::scalar;
+/// let mut window = [0u8; 16];
+/// window[..2].copy_from_slice(&[0xac, 0x02]);
+/// assert_eq!(scalar::decode::<u32>(&window), Ok((300, 2)));
+/// ```
 #[inline]
 pub fn decode<T: VarInt>(window: &[u8; 16]) -> Result<(T, usize), DecodeError> {
     decode_with(window, |word, keep| {
@@ -135,6 +142,13 @@ pub fn decode<T: VarInt>(window: &[u8; 16]) -> Result<(T, usize), DecodeError> {
 
 /// Decodes without validation: for a valid varint the same as [`decode`];
 /// otherwise an unspecified value and a length in `1..=T::MAX_LEN`.
+///
+/// ```
+/// use varint_turbo::arch::scalar;
+/// let mut window = [0u8; 16];
+/// window[..2].copy_from_slice(&[0xac, 0x02]);
+/// assert_eq!(scalar::decode_unchecked::<u32>(&window), (300, 2));
+/// ```
 #[inline]
 pub fn decode_unchecked<T: VarInt>(window: &[u8; 16]) -> (T, usize) {
     decode_unchecked_with(window, |word, keep| {
@@ -196,6 +210,13 @@ pub(crate) fn decode_unchecked_with<T: VarInt>(
 
 /// Encodes `value` into the start of `out`; returns the length (1..=10).
 /// Bytes of `out` past the length may be overwritten with unspecified data.
+///
+/// ```
+/// use varint_turbo::arch::scalar;
+/// let mut window = [0u8; 16];
+/// assert_eq!(scalar::encode(300u32, &mut window), 2);
+/// assert_eq!(window[..2], [0xac, 0x02]);
+/// ```
 #[inline]
 pub fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {
     encode_with(value.to_u64(), out, spread_7bit_groups)
@@ -243,6 +264,12 @@ pub(crate) fn encode_with(value: u64, out: &mut [u8; 16], spread: impl Fn(u64) -
 /// `(9 * bit_length + 64) / 64`, which rounds `bit_length / 7` up without a
 /// division or branch. `value | 1` makes 0 count as one bit, so the
 /// leading-zero count never sees 0 (avoiding `bsr`'s zero case on baseline x86-64).
+///
+/// ```
+/// use varint_turbo::arch::scalar;
+/// assert_eq!(scalar::encoded_len(127), 1);
+/// assert_eq!(scalar::encoded_len(128), 2);
+/// ```
 #[inline(always)]
 pub fn encoded_len(value: u64) -> usize {
     let bit_length = 64 - (value | 1).leading_zeros();
