@@ -6,7 +6,10 @@
 //! [`T::MAX_LEN`](crate::VarInt::MAX_LEN) bytes, or at the end of the
 //! stream, and decodes what it read with [`decode`](crate::decode), so the
 //! rules are the same as for slices. On a [`BufReader`](std::io::BufReader)
-//! each one-byte read is served from its buffer. To decode many varints at
+//! each one-byte read is served from its buffer, and [`BufReadVarint`]
+//! does better: it decodes straight from
+//! [`fill_buf`](std::io::BufRead::fill_buf) and reads byte by byte only for
+//! a varint that runs past the buffered bytes. To decode many varints at
 //! SIMD speed, read the bytes into a slice and use the bulk API
 //! ([`decode_slice`](crate::decode_slice)).
 //!
@@ -34,7 +37,7 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
-use std::io::{self, Read, Write};
+use std::io::{self, BufRead, Read, Write};
 
 use crate::varint::VarInt;
 use crate::zigzag::ZigZag;
@@ -105,6 +108,69 @@ pub trait ReadVarint: Read {
 }
 
 impl<R: Read + ?Sized> ReadVarint for R {}
+
+/// Varint reads on any [`BufRead`] (a [`BufReader`](std::io::BufReader), a
+/// `&[u8]`, a `Cursor`) that decode straight from its buffer; implemented
+/// for every `BufRead`.
+///
+/// The methods have their own names so that they never clash with
+/// [`ReadVarint`]'s when both traits are in scope.
+pub trait BufReadVarint: BufRead {
+    /// [`read_varint`](ReadVarint::read_varint), decoding from
+    /// [`fill_buf`](BufRead::fill_buf) and consuming the varint's bytes at
+    /// once. Only a varint that runs past the end of the buffered bytes
+    /// falls back to reading byte by byte. An error found inside the
+    /// buffered bytes consumes nothing.
+    ///
+    /// ```
+    /// use std::io::{BufRead, BufReader};
+    /// use varint_turbo::BufReadVarint;
+    ///
+    /// let mut input = BufReader::new(&[0xac, 0x02, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01][..]);
+    /// assert_eq!(input.read_varint_buffered::<u32>()?, 300);
+    /// let error = input.read_varint_buffered::<u32>().unwrap_err();
+    /// assert_eq!(error.kind(), std::io::ErrorKind::InvalidData);
+    /// assert_eq!(input.fill_buf()?.len(), 6); // not consumed
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    fn read_varint_buffered<T: VarInt>(&mut self) -> io::Result<T> {
+        let buffered = match self.fill_buf() {
+            Ok(buffered) => buffered,
+            // `read_varint` retries interrupted reads.
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {
+                return self.read_varint();
+            }
+            Err(error) => return Err(error),
+        };
+        match crate::decode::<T>(buffered) {
+            Ok((value, len)) => {
+                self.consume(len);
+                Ok(value)
+            }
+            // The buffered bytes end inside the varint (or there are none).
+            Err(DecodeError::Truncated) => self.read_varint(),
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    /// [`read_varint_zigzag`](ReadVarint::read_varint_zigzag) with the
+    /// buffered fast path of [`read_varint_buffered`](Self::read_varint_buffered).
+    ///
+    /// ```
+    /// use varint_turbo::BufReadVarint;
+    ///
+    /// let mut input = &[0x03, 0x80, 0x01][..];
+    /// assert_eq!(input.read_varint_zigzag_buffered::<i64>()?, -2);
+    /// assert_eq!(input.read_varint_zigzag_buffered::<i16>()?, 64);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    fn read_varint_zigzag_buffered<T: ZigZag>(&mut self) -> io::Result<T> {
+        self.read_varint_buffered::<T::Unsigned>()
+            .map(crate::zigzag_decode::<T>)
+    }
+}
+
+impl<R: BufRead + ?Sized> BufReadVarint for R {}
 
 /// Varint writes on any [`Write`]; implemented for every `Write`.
 pub trait WriteVarint: Write {

@@ -70,7 +70,7 @@
 //! | [`protobuf`] | one module per varint scalar type (`int32`, `uint64`, `sint32`, `bool`, `enumeration`, ...) with `encode`/`decode`/packed helpers; [`protobuf::FieldKey`], [`protobuf::WireType`]; [`protobuf::decode_length_delimited`] |
 //! | [`avro`] | `int`/`long` with Avro's limits; arrays of longs in both block forms |
 //! | `bytes_ext` (feature `bytes`) | `BufVarint`/`BufMutVarint`: varints on `bytes::Buf`/`BufMut`, also across chunk seams |
-//! | `io` (feature `std`) | `ReadVarint`/`WriteVarint` on `std::io::Read`/`Write` |
+//! | `io` (feature `std`) | `ReadVarint`/`BufReadVarint`/`WriteVarint` on `std::io::Read`/`BufRead`/`Write` |
 //!
 //! ## Features
 //!
@@ -147,7 +147,7 @@ pub use decode::{decode, decode_len, decode_unchecked, decode_zigzag};
 pub use encode::{encode, encode_to_slice, encode_zigzag, encode_zigzag_to_slice, encoded_len};
 pub use error::DecodeError;
 #[cfg(feature = "std")]
-pub use io::{ReadVarint, WriteVarint};
+pub use io::{BufReadVarint, ReadVarint, WriteVarint};
 pub use varint::VarInt;
 pub use zigzag::{
     zigzag_decode, zigzag_decode_i16, zigzag_decode_i32, zigzag_decode_i64, zigzag_decode_i8,

@@ -35,16 +35,6 @@ impl Buf for Chunked<'_> {
     }
 }
 
-/// How many bytes a read of one varint into a type of `max_len` bytes
-/// looks at: through its last byte, or `max_len` bytes, or to the end.
-fn examined(input: &[u8], max_len: usize) -> usize {
-    let through_last = input
-        .iter()
-        .position(|&byte| byte < 0x80)
-        .map_or(input.len(), |end| end + 1);
-    through_last.min(max_len)
-}
-
 /// Whether a chunk boundary lies strictly inside `start..start + len`, so
 /// that a failing varint there went through the seam path (and was consumed).
 fn seam_inside(boundaries: &[usize], start: usize, len: usize) -> bool {

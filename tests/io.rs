@@ -4,10 +4,10 @@
 #[macro_use]
 mod common;
 
-use std::io::{self, Cursor, Read};
+use std::io::{self, BufRead, BufReader, Cursor, Read};
 
 use common::*;
-use varint_turbo::{DecodeError, ReadVarint, WriteVarint};
+use varint_turbo::{BufReadVarint, DecodeError, ReadVarint, WriteVarint};
 
 /// A reader that hands out one byte per call and fails with `Interrupted`
 /// before every byte, as a signal-interrupted pipe may.
@@ -38,11 +38,7 @@ impl Read for Trickle<'_> {
 /// error, what it had to read: at most `MAX_LEN` bytes).
 fn check_read<T: TestInt>(input: &[u8]) {
     let expected = varint_turbo::decode::<T>(input);
-    let examined = input
-        .iter()
-        .position(|&byte| byte < 0x80)
-        .map_or(input.len(), |end| end + 1)
-        .min(T::REF_MAX_LEN);
+    let examined = examined(input, T::REF_MAX_LEN);
     let mut cursor = Cursor::new(input);
     let got = cursor.read_varint::<T>();
     let mut trickle = Trickle {
@@ -78,6 +74,44 @@ fn check_read<T: TestInt>(input: &[u8]) {
     }
 }
 
+/// `read_varint_buffered::<T>` through `BufReader`s of every small
+/// capacity: the value of `decode::<T>(input)`, the varint consumed on
+/// success; on error nothing consumed if the first buffer already showed
+/// the error, else the bytes examined byte by byte.
+fn check_read_buffered<T: TestInt>(input: &[u8]) {
+    let expected = varint_turbo::decode::<T>(input);
+    let examined = examined(input, T::REF_MAX_LEN);
+    for capacity in [1, 2, 3, 5, 16] {
+        let mut reader = BufReader::with_capacity(capacity, input);
+        let got = reader.read_varint_buffered::<T>();
+        let left = reader.fill_buf().unwrap().len() + reader.get_ref().len();
+        let context = format!(
+            "read_varint_buffered::<{}>({}), capacity {capacity}",
+            T::NAME,
+            hex(input)
+        );
+        match expected {
+            Ok((value, len)) => {
+                assert_eq!(got.unwrap(), value, "{context}");
+                assert_eq!(left, input.len() - len, "{context}");
+            }
+            Err(kind) => {
+                let error = got.unwrap_err();
+                assert_eq!(
+                    error.into_inner().unwrap().downcast_ref::<DecodeError>(),
+                    Some(&kind),
+                    "{context}"
+                );
+                let first_buffer = &input[..capacity.min(input.len())];
+                let seen_at_once = varint_turbo::decode::<T>(first_buffer) == Err(kind)
+                    && kind == DecodeError::Overflow;
+                let consumed = if seen_at_once { 0 } else { examined };
+                assert_eq!(left, input.len() - consumed, "{context}");
+            }
+        }
+    }
+}
+
 #[test]
 fn single_vectors_read_like_decode() {
     let rows = tsv_rows(include_str!("data/single.tsv"), 3);
@@ -85,6 +119,7 @@ fn single_vectors_read_like_decode() {
     for (_, fields) in rows {
         let input = unhex(fields[1]);
         for_each_unsigned!(check_read(&input));
+        for_each_unsigned!(check_read_buffered(&input));
     }
 }
 
@@ -98,6 +133,10 @@ fn every_input_of_up_to_two_bytes() {
     }
     check_read::<u64>(&[]);
     check_read::<u64>(&[0xff; 12]);
+    check_read_buffered::<u64>(&[]);
+    for len in 1..=12 {
+        for_each_unsigned!(check_read_buffered(&vec![0xff; len]));
+    }
 }
 
 #[test]

@@ -455,6 +455,16 @@ pub fn encode_rows() -> Vec<(usize, &'static str, &'static str, Vec<u8>)> {
         .collect()
 }
 
+/// How many bytes a read of one varint into a type of `max_len` bytes
+/// looks at: through its last byte, or `max_len` bytes, or to the end.
+pub fn examined(input: &[u8], max_len: usize) -> usize {
+    let through_last = input
+        .iter()
+        .position(|&byte| byte < 0x80)
+        .map_or(input.len(), |end| end + 1);
+    through_last.min(max_len)
+}
+
 /// `input` copied into a 16-byte buffer filled with `fill` (as
 /// `decode_unchecked` needs); inputs longer than 16 bytes are cut.
 pub fn padded(input: &[u8], fill: u8) -> [u8; 16] {
