@@ -336,7 +336,7 @@ pub fn decode_length_delimited(input: &[u8]) -> Result<(&[u8], usize), DecodeErr
 fn decode_packed_with<V>(
     payload: &[u8],
     out: &mut Vec<V>,
-    from_wire: fn(u64) -> V,
+    from_wire: impl Fn(u64) -> V,
 ) -> Result<usize, BulkDecodeError> {
     out.reserve(crate::count_varints(payload));
     let mut wire = [0u64; PACKED_BATCH];
@@ -361,7 +361,7 @@ fn decode_packed_with<V>(
 }
 
 /// The payload length of `values` as packed varints.
-fn encoded_len_packed_with<V: Copy>(values: &[V], to_wire: fn(V) -> u64) -> usize {
+fn encoded_len_packed_with<V: Copy>(values: &[V], to_wire: impl Fn(V) -> u64) -> usize {
     values
         .iter()
         .map(|&value| crate::encoded_len(to_wire(value)))
@@ -371,24 +371,35 @@ fn encoded_len_packed_with<V: Copy>(values: &[V], to_wire: fn(V) -> u64) -> usiz
 /// Appends the byte count and the varints of `values`; returns the bytes
 /// appended.
 #[cfg(feature = "alloc")]
-fn encode_packed_with<V: Copy>(values: &[V], out: &mut Vec<u8>, to_wire: fn(V) -> u64) -> usize {
+fn encode_packed_with<V: Copy>(
+    values: &[V],
+    out: &mut Vec<u8>,
+    to_wire: impl Fn(V) -> u64 + Copy,
+) -> usize {
     let start = out.len();
     let payload_len = encoded_len_packed_with(values, to_wire);
     let (prefix, prefix_len) = crate::encode(payload_len as u64);
-    out.reserve(usize::from(prefix_len) + payload_len);
-    out.extend_from_slice(&prefix[..usize::from(prefix_len)]);
+    let prefix = &prefix[..usize::from(prefix_len)];
+    out.extend_from_slice(prefix);
+    // Room for everything at once, then the bulk encoder in place.
+    out.resize(start + prefix.len() + payload_len, 0);
+    let mut pos = start + prefix.len();
     let mut wire = [0u64; PACKED_BATCH];
     for batch in values.chunks(PACKED_BATCH) {
         for (slot, &value) in wire.iter_mut().zip(batch) {
             *slot = to_wire(value);
         }
-        crate::encode_slice(&wire[..batch.len()], out);
+        let (_, written) = crate::encode_slice_into(&wire[..batch.len()], &mut out[pos..]);
+        pos += written;
     }
+    debug_assert_eq!(pos, out.len());
     out.len() - start
 }
 
 /// Generates a module of functions for one protobuf scalar type from its
-/// conversions to and from the 64-bit varint value.
+/// conversions to and from the 64-bit varint value. (The helpers take the
+/// conversions as `impl Fn`, not `fn` pointers, so they inline and the
+/// loops vectorize.)
 macro_rules! scalar_type {
     (
         $(#[$doc:meta])*
