@@ -31,14 +31,39 @@ impl BulkDecodeError {
         }
     }
     /// Why the value could not be decoded.
+    ///
+    /// ```
+    /// use varint_turbo::{decode_slice, DecodeError};
+    /// let mut out = [0u8; 4];
+    /// // 300 does not fit a u8.
+    /// let error = decode_slice(&[0x01, 0x02, 0xac, 0x02], &mut out).unwrap_err();
+    /// assert_eq!(error.kind(), DecodeError::Overflow);
+    /// ```
     pub fn kind(&self) -> DecodeError {
         self.kind
     }
     /// The index of the failing value (= number of values decoded before it).
+    ///
+    /// ```
+    /// use varint_turbo::{decode_slice, DecodeError};
+    /// let mut out = [0u8; 4];
+    /// // 300 does not fit a u8.
+    /// let error = decode_slice(&[0x01, 0x02, 0xac, 0x02], &mut out).unwrap_err();
+    /// assert_eq!(error.index(), 2);
+    /// assert_eq!(out[..2], [1, 2]);
+    /// ```
     pub fn index(&self) -> usize {
         self.index
     }
     /// The byte offset in the input where the failing varint starts.
+    ///
+    /// ```
+    /// use varint_turbo::{decode_slice, DecodeError};
+    /// let mut out = [0u8; 4];
+    /// // 300 does not fit a u8.
+    /// let error = decode_slice(&[0x01, 0x02, 0xac, 0x02], &mut out).unwrap_err();
+    /// assert_eq!(error.offset(), 2);
+    /// ```
     pub fn offset(&self) -> usize {
         self.offset
     }
@@ -156,6 +181,15 @@ impl Backend {
     ];
 
     /// Whether the running CPU can run this backend.
+    ///
+    /// ```
+    /// use varint_turbo::Backend;
+    /// assert!(Backend::Scalar.is_supported());
+    /// assert!(varint_turbo::detected_backend().is_supported());
+    /// for backend in Backend::ALL {
+    ///     println!("{backend}: {}", backend.is_supported());
+    /// }
+    /// ```
     pub fn is_supported(self) -> bool {
         match self {
             Backend::Scalar => true,
@@ -179,6 +213,15 @@ impl Backend {
     ///
     /// # Panics
     /// If the CPU does not support the backend ([`is_supported`](Self::is_supported)).
+    ///
+    /// ```
+    /// use varint_turbo::Backend;
+    /// for backend in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+    ///     let mut out = [0u32; 4];
+    ///     assert_eq!(backend.decode_slice(&[0x03, 0x8e, 0x02], &mut out), Ok((2, 3)));
+    ///     assert_eq!(out[..2], [3, 270]);
+    /// }
+    /// ```
     pub fn decode_slice<T: VarInt>(
         self,
         input: &[u8],
@@ -220,6 +263,13 @@ impl Backend {
     ///
     /// # Panics
     /// If the CPU does not support the backend ([`is_supported`](Self::is_supported)).
+    ///
+    /// ```
+    /// use varint_turbo::Backend;
+    /// for backend in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+    ///     assert_eq!(backend.count_varints(&[0x03, 0x8e, 0x02]), 2);
+    /// }
+    /// ```
     pub fn count_varints(self, input: &[u8]) -> usize {
         assert!(
             self.is_supported(),
@@ -240,6 +290,13 @@ impl Backend {
     ///
     /// # Panics
     /// If the CPU does not support the backend ([`is_supported`](Self::is_supported)).
+    ///
+    /// ```
+    /// use varint_turbo::Backend;
+    /// for backend in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+    ///     assert_eq!(backend.encoded_len_sum(&[1u32, 300]), 3);
+    /// }
+    /// ```
     pub fn encoded_len_sum<T: VarInt>(self, values: &[T]) -> usize {
         assert!(
             self.is_supported(),
@@ -261,6 +318,15 @@ impl Backend {
     ///
     /// # Panics
     /// If the CPU does not support the backend ([`is_supported`](Self::is_supported)).
+    ///
+    /// ```
+    /// use varint_turbo::Backend;
+    /// for backend in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+    ///     let mut out = [0u8; 3];
+    ///     assert_eq!(backend.encode_slice_into(&[1u32, 300], &mut out), (2, 3));
+    ///     assert_eq!(out, [0x01, 0xac, 0x02]);
+    /// }
+    /// ```
     pub fn encode_slice_into<T: VarInt>(self, values: &[T], out: &mut [u8]) -> (usize, usize) {
         assert!(
             self.is_supported(),
@@ -308,6 +374,12 @@ static DETECTED: AtomicU8 = AtomicU8::new(0);
 
 /// The backend the bulk functions use on this CPU: the fastest one it
 /// supports, detected on first use and cached.
+///
+/// ```
+/// let backend = varint_turbo::detected_backend();
+/// assert!(backend.is_supported());
+/// println!("bulk backend: {backend}");
+/// ```
 pub fn detected_backend() -> Backend {
     match DETECTED.load(Ordering::Relaxed) {
         1 => Backend::Scalar,
@@ -386,8 +458,11 @@ fn as_uninit<T>(out: &mut [T]) -> &mut [MaybeUninit<T>] {
 /// zeroed first, the decoder writes it.
 ///
 /// ```
-/// let values = varint_turbo::decode_all::<u32>(&[0x03, 0x8e, 0x02, 0x9e, 0xa7, 0x05]);
+/// use varint_turbo::{decode_all, DecodeError};
+/// let values = decode_all::<u32>(&[0x03, 0x8e, 0x02, 0x9e, 0xa7, 0x05]);
 /// assert_eq!(values, Ok(vec![3, 270, 86942]));
+/// let error = decode_all::<u64>(&[0x01, 0x96]).unwrap_err();
+/// assert_eq!((error.kind(), error.index(), error.offset()), (DecodeError::Truncated, 1, 1));
 /// ```
 #[cfg(feature = "alloc")]
 pub fn decode_all<T: VarInt>(input: &[u8]) -> Result<Vec<T>, BulkDecodeError> {
@@ -421,6 +496,12 @@ fn check_rest<T: VarInt>(
 }
 
 /// [`decode_slice`] for zigzag varints (protobuf `sint32`/`sint64`, Avro).
+///
+/// ```
+/// let mut out = [0i32; 4];
+/// assert_eq!(varint_turbo::decode_slice_zigzag(&[0x01, 0x02, 0x03], &mut out), Ok((3, 3)));
+/// assert_eq!(out[..3], [-1, 1, -2]);
+/// ```
 pub fn decode_slice_zigzag<T: ZigZag>(
     input: &[u8],
     out: &mut [T],
@@ -443,6 +524,10 @@ pub fn decode_slice_zigzag<T: ZigZag>(
 }
 
 /// [`decode_all`] for zigzag varints.
+///
+/// ```
+/// assert_eq!(varint_turbo::decode_all_zigzag::<i64>(&[0x7f, 0x80, 0x01]), Ok(vec![-64, 64]));
+/// ```
 #[cfg(feature = "alloc")]
 pub fn decode_all_zigzag<T: ZigZag>(input: &[u8]) -> Result<Vec<T>, BulkDecodeError> {
     let mut out: Vec<T> = Vec::with_capacity(count_varints(input));
@@ -532,6 +617,12 @@ pub(crate) fn encoded_len_sum_portable<T: VarInt>(values: &[T]) -> usize {
 }
 
 /// Appends the varints of `values` to `out`; returns the bytes written.
+///
+/// ```
+/// let mut out = vec![0xff];
+/// assert_eq!(varint_turbo::encode_slice(&[1u32, 300], &mut out), 3);
+/// assert_eq!(out, [0xff, 0x01, 0xac, 0x02]);
+/// ```
 #[cfg(feature = "alloc")]
 pub fn encode_slice<T: VarInt>(values: &[T], out: &mut Vec<u8>) -> usize {
     let total = encoded_len_sum(values);
@@ -599,6 +690,13 @@ pub fn encode_slice_zigzag_into<T: ZigZag>(values: &[T], out: &mut [u8]) -> (usi
 
 /// Encodes as many of `values` as fit, whole, into `out`, without
 /// allocating; returns (values encoded, bytes written).
+///
+/// ```
+/// let mut out = [0u8; 4];
+/// // 1 and 300 take 3 bytes; 16384 would need 3 more.
+/// assert_eq!(varint_turbo::encode_slice_into(&[1u32, 300, 16384], &mut out), (2, 3));
+/// assert_eq!(out[..3], [0x01, 0xac, 0x02]);
+/// ```
 pub fn encode_slice_into<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usize) {
     if values.len() < 8 {
         return encode_slice_into_scalar(values, out);

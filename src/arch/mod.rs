@@ -30,6 +30,14 @@ macro_rules! backend_type {
 
         impl $name {
             /// Returns the backend if the running CPU supports it.
+            ///
+            /// (Shown with [`Scalar`](crate::arch::Scalar), which every CPU
+            /// has; every backend type has the same methods.)
+            ///
+            /// ```
+            /// let backend = varint_turbo::arch::Scalar::new().expect("always available");
+            /// assert_eq!(backend.decode::<u16>(&[0x7f]), Ok((127, 1)));
+            /// ```
             #[inline]
             pub fn new() -> Option<Self> {
                 if $enabled {
@@ -40,6 +48,14 @@ macro_rules! backend_type {
             }
 
             /// [`decode`](crate::decode) through this backend.
+            ///
+            /// (Shown with [`Scalar`](crate::arch::Scalar), which every CPU
+            /// has; every backend type has the same methods.)
+            ///
+            /// ```
+            /// let backend = varint_turbo::arch::Scalar::new().expect("always available");
+            /// assert_eq!(backend.decode::<u32>(&[0xac, 0x02]), Ok((300, 2)));
+            /// ```
             #[inline]
             pub fn decode<T: $crate::VarInt>(
                 self,
@@ -55,6 +71,17 @@ macro_rules! backend_type {
             /// # Safety
             /// As for [`decode_unchecked`](crate::decode_unchecked): `ptr`
             /// must be valid for reads of 16 initialized bytes.
+            ///
+            /// (Shown with [`Scalar`](crate::arch::Scalar), which every CPU
+            /// has; every backend type has the same methods.)
+            ///
+            /// ```
+            /// let backend = varint_turbo::arch::Scalar::new().expect("always available");
+            /// let mut buf = [0u8; 16];
+            /// buf[..2].copy_from_slice(&[0xac, 0x02]);
+            /// // SAFETY: `buf` has 16 readable bytes.
+            /// assert_eq!(unsafe { backend.decode_unchecked::<u32>(buf.as_ptr()) }, (300, 2));
+            /// ```
             #[inline(always)]
             pub unsafe fn decode_unchecked<T: $crate::VarInt>(self, ptr: *const u8) -> (T, usize) {
                 use $kernels as kernels;
@@ -64,6 +91,15 @@ macro_rules! backend_type {
             }
 
             /// [`encode`](crate::encode) through this backend.
+            ///
+            /// (Shown with [`Scalar`](crate::arch::Scalar), which every CPU
+            /// has; every backend type has the same methods.)
+            ///
+            /// ```
+            /// let backend = varint_turbo::arch::Scalar::new().expect("always available");
+            /// let (bytes, len) = backend.encode(300u32);
+            /// assert_eq!(&bytes[..usize::from(len)], &[0xac, 0x02]);
+            /// ```
             #[inline]
             pub fn encode<T: $crate::VarInt>(self, value: T) -> ([u8; 16], u8) {
                 use $kernels as kernels;
@@ -77,6 +113,16 @@ macro_rules! backend_type {
             ///
             /// # Panics
             /// If `out` is shorter than the varint.
+            ///
+            /// (Shown with [`Scalar`](crate::arch::Scalar), which every CPU
+            /// has; every backend type has the same methods.)
+            ///
+            /// ```
+            /// let backend = varint_turbo::arch::Scalar::new().expect("always available");
+            /// let mut out = [0u8; 10];
+            /// assert_eq!(backend.encode_to_slice(150u64, &mut out), 2);
+            /// assert_eq!(out[..2], [0x96, 0x01]);
+            /// ```
             #[inline]
             pub fn encode_to_slice<T: $crate::VarInt>(self, value: T, out: &mut [u8]) -> usize {
                 use $kernels as kernels;

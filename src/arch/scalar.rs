@@ -125,7 +125,14 @@ pub(crate) fn first_word(window: &[u8; 16]) -> u64 {
     u64::from_le_bytes(bytes)
 }
 
-/// Decodes the varint at the start of `window` (see [`decode_with`]).
+/// Decodes the varint at the start of `window` (see `decode_with`).
+///
+/// ```
+/// use varint_turbo::arch::scalar;
+/// let mut window = [0u8; 16];
+/// window[..2].copy_from_slice(&[0xac, 0x02]);
+/// assert_eq!(scalar::decode::<u32>(&window), Ok((300, 2)));
+/// ```
 #[inline]
 pub fn decode<T: VarInt>(window: &[u8; 16]) -> Result<(T, usize), DecodeError> {
     decode_with(window, |word, keep| {
@@ -135,6 +142,13 @@ pub fn decode<T: VarInt>(window: &[u8; 16]) -> Result<(T, usize), DecodeError> {
 
 /// Decodes without validation: for a valid varint the same as [`decode`];
 /// otherwise an unspecified value and a length in `1..=T::MAX_LEN`.
+///
+/// ```
+/// use varint_turbo::arch::scalar;
+/// let mut window = [0u8; 16];
+/// window[..2].copy_from_slice(&[0xac, 0x02]);
+/// assert_eq!(scalar::decode_unchecked::<u32>(&window), (300, 2));
+/// ```
 #[inline]
 pub fn decode_unchecked<T: VarInt>(window: &[u8; 16]) -> (T, usize) {
     decode_unchecked_with(window, |word, keep| {
@@ -196,6 +210,13 @@ pub(crate) fn decode_unchecked_with<T: VarInt>(
 
 /// Encodes `value` into the start of `out`; returns the length (1..=10).
 /// Bytes of `out` past the length may be overwritten with unspecified data.
+///
+/// ```
+/// use varint_turbo::arch::scalar;
+/// let mut window = [0u8; 16];
+/// assert_eq!(scalar::encode(300u32, &mut window), 2);
+/// assert_eq!(window[..2], [0xac, 0x02]);
+/// ```
 #[inline]
 pub fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {
     encode_with::<T>(value.to_u64(), out, spread_7bit_groups)
@@ -256,6 +277,12 @@ pub(crate) fn store_top_byte(value: u64, out: &mut [u8; 16]) {
 /// division or branch. Without LZCNT, `value | 1` makes 0 count as one bit,
 /// so the leading-zero count never sees 0 (avoiding `bsr`'s zero case on
 /// baseline x86-64).
+///
+/// ```
+/// use varint_turbo::arch::scalar;
+/// assert_eq!(scalar::encoded_len(127), 1);
+/// assert_eq!(scalar::encoded_len(128), 2);
+/// ```
 #[inline(always)]
 pub fn encoded_len(value: u64) -> usize {
     // With LZCNT (x86-64-v3 builds) the count of 0 is defined (64, bit

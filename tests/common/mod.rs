@@ -395,6 +395,76 @@ pub fn unhex(text: &str) -> Vec<u8> {
         .collect()
 }
 
+/// The data lines of a TSV file (comments and blank lines skipped), split on
+/// tabs only, each with its 1-based line number. Panics on a line with the
+/// wrong number of columns.
+pub fn tsv_rows(text: &'static str, columns: usize) -> Vec<(usize, Vec<&'static str>)> {
+    let rows: Vec<_> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| !line.starts_with('#') && !line.is_empty())
+        .map(|(i, line)| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            assert_eq!(fields.len(), columns, "line {}: {line:?}", i + 1);
+            (i + 1, fields)
+        })
+        .collect();
+    // Every non-comment line became a row: nothing was skipped silently.
+    let data_lines = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .count();
+    assert_eq!(rows.len(), data_lines);
+    assert!(!rows.is_empty());
+    rows
+}
+
+/// A row of `tests/data/packed.tsv`: a protobuf packed field payload (tag
+/// and length stripped) and its elements as the file lists them.
+pub struct PackedRow {
+    pub line: usize,
+    /// `uint64`, `uint32`, `int64`, `int32`, `sint32` or `sint64`.
+    pub field: &'static str,
+    pub payload: Vec<u8>,
+    /// The elements in decimal.
+    pub values: Vec<&'static str>,
+}
+
+/// Every row of `tests/data/packed.tsv`.
+pub fn packed_rows() -> Vec<PackedRow> {
+    tsv_rows(include_str!("../data/packed.tsv"), 3)
+        .into_iter()
+        .map(|(line, f)| PackedRow {
+            line,
+            field: f[0],
+            payload: unhex(f[1]),
+            values: if f[2].is_empty() {
+                vec![]
+            } else {
+                f[2].split(',').collect()
+            },
+        })
+        .collect()
+}
+
+/// Every row of `tests/data/encode.tsv`: line, type, decimal value, bytes.
+pub fn encode_rows() -> Vec<(usize, &'static str, &'static str, Vec<u8>)> {
+    tsv_rows(include_str!("../data/encode.tsv"), 3)
+        .into_iter()
+        .map(|(line, f)| (line, f[0], f[1], unhex(f[2])))
+        .collect()
+}
+
+/// How many bytes a read of one varint into a type of `max_len` bytes
+/// looks at: through its last byte, or `max_len` bytes, or to the end.
+pub fn examined(input: &[u8], max_len: usize) -> usize {
+    let through_last = input
+        .iter()
+        .position(|&byte| byte < 0x80)
+        .map_or(input.len(), |end| end + 1);
+    through_last.min(max_len)
+}
+
 /// `input` copied into a 16-byte buffer filled with `fill` (as
 /// `decode_unchecked` needs); inputs longer than 16 bytes are cut.
 pub fn padded(input: &[u8], fill: u8) -> [u8; 16] {
