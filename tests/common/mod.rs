@@ -406,7 +406,7 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// Parses lowercase or uppercase hex without separators; panics on anything else.
 pub fn unhex(text: &str) -> Vec<u8> {
-    assert!(text.len().is_multiple_of(2), "odd-length hex {text:?}");
+    assert_eq!(text.len() % 2, 0, "odd-length hex {text:?}");
     (0..text.len())
         .step_by(2)
         .map(|i| {
