@@ -427,17 +427,20 @@ impl Backend {
             self.is_supported(),
             "the {self} backend is not supported by this CPU"
         );
-        // The SIMD kernels need room for everything; find how much fits
-        // first unless the worst case does.
-        let fits_all = values.len().saturating_mul(T::MAX_LEN) <= out.len()
-            || self.encoded_len_sum(values) <= out.len();
         match self {
+            // The SIMD kernel needs room for everything: the worst case
+            // fits, or the exact total does.
             #[cfg(target_arch = "x86_64")]
+            Backend::Avx512Vbmi2
+                if values.len().saturating_mul(T::MAX_LEN) <= out.len()
+                    || self.encoded_len_sum(values) <= out.len() =>
             // SAFETY: the CPU supports the backend (checked above) and `out`
-            // holds the encoding of all `values` (`fits_all`).
-            Backend::Avx512Vbmi2 if fits_all => (values.len(), unsafe {
-                crate::arch::x86_64::avx512::encode_slice(values, out)
-            }),
+            // holds the encoding of all `values` (the guard).
+            {
+                (values.len(), unsafe {
+                    crate::arch::x86_64::avx512::encode_slice(values, out)
+                })
+            }
             _ => encode_slice_into_scalar(values, out),
         }
     }

@@ -115,7 +115,7 @@ pub unsafe fn decode_unchecked<T: VarInt>(window: &[u8; 16]) -> (T, usize) {
 /// None beyond the signature, as for [`decode`].
 #[inline]
 pub unsafe fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {
-    scalar::encode_with(value.to_u64(), out, spread_7bit_groups)
+    scalar::encode_with::<T>(value.to_u64(), out, spread_7bit_groups)
 }
 
 /// Puts bits `7i..7i+7` of `value` (below 2^56) into byte `i`.

@@ -56,6 +56,7 @@
 //! decoder: no load leaves `input`, no store leaves `out`.
 
 use core::arch::aarch64::*;
+use core::mem::MaybeUninit;
 
 use super::neon::merge_7bit_groups_u32;
 use crate::bulk::{scalar_values, BulkDecodeError};
@@ -203,7 +204,7 @@ unsafe fn store_8<T: VarInt>(dst: *mut T, a: uint32x4_t, b: uint32x4_t) {
 /// so this needs no run-time check.
 pub(crate) fn decode_slice<T: VarInt>(
     input: &[u8],
-    out: &mut [T],
+    out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
     let len = input.len();
     let out_len = out.len();
@@ -218,7 +219,7 @@ pub(crate) fn decode_slice<T: VarInt>(
     // u8/u16: 4-byte (even 2- or 3-byte) varints may not fit.
     let check_values = T::MAX_U64 < (1 << (7 * LANE_BYTES)) - 1;
     let src = input.as_ptr();
-    let dst = out.as_mut_ptr();
+    let dst = out.as_mut_ptr().cast::<T>();
     while q >= BEFORE {
         // Steps that fit: windows inside `input`, 8 free output slots each.
         let by_input = if q + CHUNK <= len {
@@ -309,7 +310,7 @@ pub(crate) fn decode_slice<T: VarInt>(
 #[inline(never)]
 fn scalar_chunk<T: VarInt>(
     input: &[u8],
-    out: &mut [T],
+    out: &mut [MaybeUninit<T>],
     pos: usize,
     written: usize,
     n: u8,
