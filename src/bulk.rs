@@ -544,7 +544,7 @@ fn decode_uninit<T: VarInt>(
 
 /// Views initialized slots as possibly uninitialized ones, for the
 /// decoders, which write only initialized values.
-fn as_uninit<T>(out: &mut [T]) -> &mut [MaybeUninit<T>] {
+pub(crate) fn as_uninit<T>(out: &mut [T]) -> &mut [MaybeUninit<T>] {
     // SAFETY: `MaybeUninit<T>` has the layout of `T`; every decoder writes
     // only initialized values (`MaybeUninit::write` or stores of computed
     // values), so the slots stay initialized for the caller's `&mut [T]`.
