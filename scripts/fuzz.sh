@@ -80,9 +80,8 @@ for target in "${TARGETS[@]}"; do
         -print_final_stats=1 \
         -artifact_prefix="fuzz/artifacts/$target/" >"$log" 2>&1 || rc=$?
     dt=$((SECONDS - t0))
-    done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -n1 || true)
-    cov=$(sed -n 's/.* cov: \([0-9]*\) ft: \([0-9]*\) corp: \([0-9]*\)\/.*/\1 \2 \3/p' <<<"$done_line")
-    [[ -z $cov ]] && cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+' "$log" | tail -n1 | tr -dc '0-9 ' | tr -s ' ')
+    # Coverage from the last status line (DONE, or the last before a crash).
+    cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+' "$log" | tail -n1 | tr -dc '0-9 ' | tr -s ' ' || true)
     read -r edges features corpus <<<"${cov:-? ? ?}"
     result=ok
     if [[ $rc -ne 0 ]]; then
