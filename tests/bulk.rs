@@ -5,9 +5,10 @@
 #[macro_use]
 mod common;
 
+use common::differential::check_decode_slice;
 use common::*;
 use proptest::prelude::*;
-use varint_turbo::{Backend as Bulk, BulkDecodeError, DecodeError};
+use varint_turbo::{Backend as Bulk, DecodeError};
 
 const PACKED: &str = include_str!("data/packed.tsv");
 
@@ -48,91 +49,13 @@ fn bulk_backends() -> Vec<Bulk> {
         not(varint_turbo_force_scalar)
     ))]
     assert!(Bulk::Neon.is_supported(), "NEON detection");
-    let backends: Vec<Bulk> = Bulk::ALL.into_iter().filter(|b| b.is_supported()).collect();
-    assert!(backends.contains(&Bulk::Scalar));
-    backends
+    differential::bulk_backends()
 }
 
-fn check_slice<T: TestInt>(backends: &[Bulk], input: &[u8], out_len: usize) {
-    let (want_values, want) = reference_values(input, out_len);
-    let check = |name: &str, got: Result<(usize, usize), BulkDecodeError>, out: &[T]| {
-        match (&want, got) {
-            (Ok(w), Ok(g)) => assert_eq!(
-                *w,
-                g,
-                "{name}: {}: input {} out_len {out_len}",
-                T::NAME,
-                hex(input)
-            ),
-            (Err(w), Err(g)) => assert_eq!(
-                (w.0, w.1, w.2),
-                (g.kind(), g.index(), g.offset()),
-                "{name}: {}: error for input {} out_len {out_len}",
-                T::NAME,
-                hex(input)
-            ),
-            (w, g) => panic!(
-                "{name}: {}: want {w:?}, got {g:?} for input {} out_len {out_len}",
-                T::NAME,
-                hex(input)
-            ),
-        }
-        assert_eq!(
-            &out[..want_values.len()],
-            &want_values[..],
-            "{name}: {}: values for {}",
-            T::NAME,
-            hex(input)
-        );
-    };
-    for &backend in backends {
-        let mut out = vec![T::default(); out_len];
-        let got = backend.decode_slice(input, &mut out);
-        check(&backend.to_string(), got, &out);
-    }
-    let mut out = vec![T::default(); out_len];
-    let got = varint_turbo::decode_slice(input, &mut out);
-    check("decode_slice", got, &out);
-    if out_len >= input.len() {
-        let all = varint_turbo::decode_all::<T>(input);
-        match (&want, all) {
-            (Ok(_), Ok(values)) => assert_eq!(values, want_values),
-            (Err(w), Err(g)) => assert_eq!((w.0, w.1, w.2), (g.kind(), g.index(), g.offset())),
-            (w, g) => panic!("decode_all: want {w:?}, got {g:?} for {}", hex(input)),
-        }
-    }
-}
-
-/// `reference_slice` with the error as plain fields.
-#[allow(clippy::type_complexity)]
-fn reference_values<T: TestInt>(
-    input: &[u8],
-    out_len: usize,
-) -> (Vec<T>, Result<(usize, usize), (DecodeError, usize, usize)>) {
-    let mut values = Vec::new();
-    let mut pos = 0;
-    while values.len() < out_len && pos < input.len() {
-        match reference_decode::<T>(&input[pos..]) {
-            Ok((value, len)) => {
-                values.push(value);
-                pos += len;
-            }
-            Err(kind) => {
-                let index = values.len();
-                return (values, Err((kind, index, pos)));
-            }
-        }
-    }
-    let n = values.len();
-    (values, Ok((n, pos)))
-}
-
+/// Every bulk backend, the API's `decode_slice` and `decode_all` for every
+/// unsigned type, against repeated single-value decodes (the fuzz oracle).
 fn check_all_types(backends: &[Bulk], input: &[u8], out_len: usize) {
-    check_slice::<u8>(backends, input, out_len);
-    check_slice::<u16>(backends, input, out_len);
-    check_slice::<u32>(backends, input, out_len);
-    check_slice::<u64>(backends, input, out_len);
-    check_slice::<usize>(backends, input, out_len);
+    for_each_unsigned!(check_decode_slice(backends, input, out_len));
 }
 
 /// A value whose varint has `len` bytes, varied by `salt`.

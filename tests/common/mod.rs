@@ -160,14 +160,21 @@ pub fn reference_decode<T: TestInt>(input: &[u8]) -> Result<(T, usize), DecodeEr
 }
 
 /// The canonical (shortest) varint of `value`, one byte at a time.
-pub fn reference_encode(mut value: u64) -> Vec<u8> {
+pub fn reference_encode(value: u64) -> Vec<u8> {
     let mut out = Vec::with_capacity(10);
+    reference_encode_append(value, &mut out);
+    out
+}
+
+/// [`reference_encode`] appended to `out`; returns its length.
+pub fn reference_encode_append(mut value: u64, out: &mut Vec<u8>) -> usize {
+    let start = out.len();
     loop {
         let low = (value & 0x7f) as u8;
         value >>= 7;
         if value == 0 {
             out.push(low);
-            return out;
+            return out.len() - start;
         }
         out.push(low | 0x80);
     }
@@ -745,3 +752,9 @@ pub fn check_encode_zigzag<S: TestSigned>(backends: &[Backend], value: S) {
         );
     }
 }
+
+// ---------------------------------------------------------------------------
+// The fuzz targets' oracle (after the macros above, which it uses)
+// ---------------------------------------------------------------------------
+
+pub mod differential;

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Writes the fuzz seed corpus, fuzz/corpus/<target>/seed-*, from the
+real-peer vectors in tests/data/ (see tests/data/README.md).
+
+* decode_single, decode_unchecked: every input of single.tsv (Go protowire),
+  in file order, GROUP at a time per seed, each behind its length byte: the
+  targets split their input into such length-prefixed cases
+  (length_prefixed_cases in tests/common/differential.rs).
+* decode_bulk, round_trip: every distinct packed payload of packed.tsv
+  (Python protobuf/upb), behind the control byte 0x80 that the targets read
+  first (decode_bulk: out.len() = values + 8; round_trip: room for every
+  value + 8 bytes; see fuzzer_chosen_len in tests/common/differential.rs).
+
+Usage: scripts/fuzz-corpus.py   (from anywhere; rewrites the seed-* files,
+leaves other corpus files alone). Deterministic: rerunning it changes nothing.
+"""
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.join(ROOT, "tests", "data")
+CORPUS = os.path.join(ROOT, "fuzz", "corpus")
+GROUP = 20
+CONTROL_ROOM_FOR_ALL = b"\x80"
+
+
+def rows(name, columns):
+    with open(os.path.join(DATA, name), encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            fields = line.split("\t")
+            if len(fields) != columns:
+                sys.exit(f"{name}: expected {columns} columns: {line!r}")
+            yield fields
+
+
+def write_seeds(target, seeds):
+    folder = os.path.join(CORPUS, target)
+    os.makedirs(folder, exist_ok=True)
+    for old in os.listdir(folder):
+        if old.startswith("seed-"):
+            os.remove(os.path.join(folder, old))
+    for index, seed in enumerate(seeds):
+        with open(os.path.join(folder, f"seed-{index:03}"), "wb") as f:
+            f.write(seed)
+    print(f"{target}: {len(seeds)} seeds, {sum(map(len, seeds))} bytes")
+
+
+def main():
+    singles = [bytes.fromhex(hex_input) for _type, hex_input, _expected in rows("single.tsv", 3)]
+    cases = [bytes([len(single)]) + single for single in singles]
+    groups = [b"".join(cases[i : i + GROUP]) for i in range(0, len(cases), GROUP)]
+    print(f"single.tsv: {len(singles)} inputs in {len(groups)} groups of up to {GROUP}")
+    write_seeds("decode_single", groups)
+    write_seeds("decode_unchecked", groups)
+
+    payloads = []
+    for _field_type, hex_payload, _values in rows("packed.tsv", 3):
+        payload = bytes.fromhex(hex_payload)
+        if payload not in payloads:
+            payloads.append(payload)
+    print(f"packed.tsv: {len(payloads)} distinct payloads")
+    seeds = [CONTROL_ROOM_FOR_ALL + payload for payload in payloads]
+    write_seeds("decode_bulk", seeds)
+    write_seeds("round_trip", seeds)
+
+
+if __name__ == "__main__":
+    main()

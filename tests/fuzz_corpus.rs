@@ -1,0 +1,51 @@
+//! Replays the committed fuzz seed corpus (`fuzz/corpus/<target>/`, built
+//! from tests/data/ by scripts/fuzz-corpus.py) through the fuzz targets'
+//! own oracle (`common::differential`), so that `cargo test`, the CPU
+//! matrix and the AddressSanitizer run check the same properties the
+//! fuzzer does, on every backend of the CPU they run on.
+
+#[macro_use]
+mod common;
+
+use std::path::Path;
+
+use common::differential;
+
+/// Runs every file of `fuzz/corpus/<target>/` through `target`; fails if the
+/// folder is missing or empty.
+fn replay(target: &str, check: fn(&[u8])) {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/corpus")
+        .join(target);
+    let mut files: Vec<_> = std::fs::read_dir(&folder)
+        .unwrap_or_else(|e| panic!("{}: {e}", folder.display()))
+        .map(|entry| entry.expect("corpus entry").path())
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "{}: no corpus files", folder.display());
+    for file in &files {
+        let data = std::fs::read(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        check(&data);
+    }
+    eprintln!("{target}: replayed {} corpus files", files.len());
+}
+
+#[test]
+fn decode_single_corpus() {
+    replay("decode_single", differential::decode_single);
+}
+
+#[test]
+fn decode_unchecked_corpus() {
+    replay("decode_unchecked", differential::decode_unchecked);
+}
+
+#[test]
+fn decode_bulk_corpus() {
+    replay("decode_bulk", differential::decode_bulk);
+}
+
+#[test]
+fn round_trip_corpus() {
+    replay("round_trip", differential::round_trip);
+}
