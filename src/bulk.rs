@@ -99,6 +99,9 @@ pub enum Backend {
     /// AVX-512 F/BW/VL/CD/VBMI/VBMI2: 64-byte windows, `vpcompressb` and
     /// `vpermb` instead of tables.
     Avx512Vbmi2,
+    /// aarch64 NEON: the table-driven fixed-grid decoder with `tbl` on
+    /// 8-byte chunks (NEON is part of the aarch64 baseline).
+    Neon,
 }
 
 impl fmt::Display for Backend {
@@ -108,6 +111,7 @@ impl fmt::Display for Backend {
             Backend::Ssse3 => "ssse3",
             Backend::Avx2 => "avx2",
             Backend::Avx512Vbmi2 => "avx512-vbmi2",
+            Backend::Neon => "neon",
         })
     }
 }
@@ -172,12 +176,13 @@ pub(crate) fn scalar_values_before<T: VarInt>(
 }
 
 impl Backend {
-    /// Every bulk backend, slowest first.
-    pub const ALL: [Backend; 4] = [
+    /// Every bulk backend, slowest first (among those of one architecture).
+    pub const ALL: [Backend; 5] = [
         Backend::Scalar,
         Backend::Ssse3,
         Backend::Avx2,
         Backend::Avx512Vbmi2,
+        Backend::Neon,
     ];
 
     /// Whether the running CPU can run this backend.
@@ -206,6 +211,11 @@ impl Backend {
                 "bmi2",
                 "popcnt"
             ),
+            Backend::Neon => cfg!(all(
+                target_arch = "aarch64",
+                target_endian = "little",
+                not(varint_turbo_force_scalar)
+            )),
         }
     }
 
@@ -255,6 +265,8 @@ impl Backend {
             Backend::Avx512Vbmi2 => unsafe {
                 crate::arch::x86_64::avx512::decode_slice(input, out)
             },
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Backend::Neon => crate::arch::aarch64::neon_bulk::decode_slice(input, out),
             _ => decode_slice_scalar(input, out),
         }
     }
@@ -386,6 +398,7 @@ pub fn detected_backend() -> Backend {
         2 => Backend::Ssse3,
         3 => Backend::Avx2,
         4 => Backend::Avx512Vbmi2,
+        5 => Backend::Neon,
         _ => {
             let backend = Backend::ALL
                 .into_iter()

@@ -41,6 +41,13 @@ fn bulk_backends() -> Vec<Bulk> {
             "AVX-512 detection"
         );
     }
+    // NEON is the aarch64 baseline: the backend must always be there.
+    #[cfg(all(
+        target_arch = "aarch64",
+        target_endian = "little",
+        not(varint_turbo_force_scalar)
+    ))]
+    assert!(Bulk::Neon.is_supported(), "NEON detection");
     let backends: Vec<Bulk> = Bulk::ALL.into_iter().filter(|b| b.is_supported()).collect();
     assert!(backends.contains(&Bulk::Scalar));
     backends

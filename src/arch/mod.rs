@@ -6,13 +6,17 @@
 //! * `x86_64::ssse3`: one 16-byte vector per varint (`pmovmskb` for the
 //!   length, `pmaddubsw`/`pmaddwd` to merge the 7-bit groups).
 //! * `x86_64::bmi2`: the scalar control flow with `PEXT`/`PDEP`.
+//! * `aarch64::neon`: NEON, one 16-byte vector per varint (not selected:
+//!   the scalar kernel is shorter on ARM cores; see `aarch64`).
 //!
 //! The single-value API picks one at **compile time** (`selected`), because
 //! an indirect call would cost more than the work. The per-backend types
-//! ([`Scalar`], `x86_64::{Ssse3, Bmi2}`) make every backend callable from
+//! ([`Scalar`], `x86_64::{Ssse3, Bmi2}`, `aarch64::Neon`) make every backend callable from
 //! tests and benchmarks whatever the build's choice; their `new()` checks
 //! the running CPU.
 
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+pub mod aarch64;
 pub mod scalar;
 #[cfg(target_arch = "x86_64")]
 pub mod x86_64;

@@ -7,7 +7,7 @@
 //!   but the [`DecodeError`] enum (to name the two error kinds), so a bug
 //!   shared by every backend still shows up.
 //! * [`backends`] lists every backend this CPU can run (the top-level API,
-//!   scalar, and on x86-64 SSSE3 and BMI2) and fails loudly if one that the
+//!   scalar, on x86-64 SSSE3 and BMI2, on aarch64 NEON) and fails loudly if one that the
 //!   CPU supports is missing (see [`expected_backends`]).
 //! * `check_*` compare every backend with the reference on one input.
 //!
@@ -19,6 +19,8 @@ use std::fmt::Debug;
 #[cfg(unix)]
 pub mod guarded_page;
 
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+use varint_turbo::arch::aarch64::Neon;
 #[cfg(target_arch = "x86_64")]
 use varint_turbo::arch::x86_64::{Bmi2, Ssse3};
 use varint_turbo::arch::Scalar;
@@ -214,13 +216,16 @@ pub enum Backend {
     /// `varint_turbo::arch::x86_64::Bmi2`.
     #[cfg(target_arch = "x86_64")]
     Bmi2(Bmi2),
+    /// `varint_turbo::arch::aarch64::Neon`.
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    Neon(Neon),
 }
 
 /// Every backend name this test suite knows, available or not.
-pub const ALL_BACKEND_NAMES: &[&str] = &["api", "scalar", "ssse3", "bmi2"];
+pub const ALL_BACKEND_NAMES: &[&str] = &["api", "scalar", "ssse3", "bmi2", "neon"];
 
 impl Backend {
-    /// "api", "scalar", "ssse3" or "bmi2".
+    /// "api", "scalar", "ssse3", "bmi2" or "neon".
     pub fn name(self) -> &'static str {
         match self {
             Backend::Api => "api",
@@ -229,6 +234,8 @@ impl Backend {
             Backend::Ssse3(_) => "ssse3",
             #[cfg(target_arch = "x86_64")]
             Backend::Bmi2(_) => "bmi2",
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Backend::Neon(_) => "neon",
         }
     }
 
@@ -241,6 +248,8 @@ impl Backend {
             Backend::Ssse3(b) => b.decode(input),
             #[cfg(target_arch = "x86_64")]
             Backend::Bmi2(b) => b.decode(input),
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Backend::Neon(b) => b.decode(input),
         }
     }
 
@@ -277,6 +286,8 @@ impl Backend {
                 Backend::Ssse3(b) => b.decode_unchecked(ptr),
                 #[cfg(target_arch = "x86_64")]
                 Backend::Bmi2(b) => b.decode_unchecked(ptr),
+                #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+                Backend::Neon(b) => b.decode_unchecked(ptr),
             }
         }
     }
@@ -296,6 +307,8 @@ impl Backend {
             Backend::Ssse3(b) => b.encode(value),
             #[cfg(target_arch = "x86_64")]
             Backend::Bmi2(b) => b.encode(value),
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Backend::Neon(b) => b.encode(value),
         }
     }
 
@@ -308,6 +321,8 @@ impl Backend {
             Backend::Ssse3(b) => b.encode_to_slice(value, out),
             #[cfg(target_arch = "x86_64")]
             Backend::Bmi2(b) => b.encode_to_slice(value, out),
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Backend::Neon(b) => b.encode_to_slice(value, out),
         }
     }
 
@@ -329,8 +344,8 @@ impl Backend {
 }
 
 /// The backends that MUST be available here: "api" and "scalar" always; on
-/// x86-64 "ssse3" and "bmi2" whenever the running CPU has the feature
-/// (unless the build compiled every SIMD path out with
+/// x86-64 "ssse3" and "bmi2" whenever the running CPU has the feature, on
+/// little-endian aarch64 "neon" (baseline there) (unless the build compiled every SIMD path out with
 /// `--cfg varint_turbo_force_scalar`, which the build script's cfgs make
 /// visible to the tests too).
 pub fn expected_backends() -> Vec<&'static str> {
@@ -345,6 +360,10 @@ pub fn expected_backends() -> Vec<&'static str> {
             names.push("bmi2");
         }
     }
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    if !cfg!(varint_turbo_force_scalar) {
+        names.push("neon");
+    }
     names
 }
 
@@ -357,6 +376,8 @@ pub fn available_backends() -> Vec<Backend> {
         list.extend(Ssse3::new().map(Backend::Ssse3));
         list.extend(Bmi2::new().map(Backend::Bmi2));
     }
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    list.extend(Neon::new().map(Backend::Neon));
     list
 }
 
@@ -385,7 +406,7 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// Parses lowercase or uppercase hex without separators; panics on anything else.
 pub fn unhex(text: &str) -> Vec<u8> {
-    assert!(text.len().is_multiple_of(2), "odd-length hex {text:?}");
+    assert_eq!(text.len() % 2, 0, "odd-length hex {text:?}");
     (0..text.len())
         .step_by(2)
         .map(|i| {
