@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Cross-builds the crate for aarch64-unknown-linux-gnu on an x86-64 Debian
-# bookworm host and runs the whole test suite (unit, integration, doctests)
-# under qemu-user, then the criterion benches once in test mode. It pins the
-# backends the tests must find there (NEON single-value and bulk backends).
+# bookworm host, lints it for that target (clippy, so the aarch64-only NEON
+# code is checked too), runs the whole test suite (unit, integration,
+# doctests) under qemu-user, then the criterion benches once in test mode.
+# It pins the backends the tests must find there (NEON single-value and
+# bulk backends).
 #
 # Toolchain: Debian's rustc-web/cargo-web 1.96 from bookworm-security, not
 # rustup's: rustup cannot download the aarch64 std here, and rustup's rustc
@@ -36,6 +38,7 @@ need_install=0
 [[ -d /usr/lib/rustlib/$TARGET/lib ]] || need_install=1
 command -v aarch64-linux-gnu-gcc >/dev/null || need_install=1
 command -v qemu-aarch64 >/dev/null || need_install=1
+[[ -x /usr/bin/clippy-driver ]] || need_install=1
 if [[ $need_install == 1 ]]; then
     echo "==> installing the aarch64 cross toolchain (Debian rustc 1.96, gcc, qemu-user)"
     export DEBIAN_FRONTEND=noninteractive
@@ -46,8 +49,9 @@ if [[ $need_install == 1 ]]; then
     # libstd-rust-web-dev:arm64: the aarch64 std in /usr/lib/rustlib/$TARGET.
     # gcc-aarch64-linux-gnu, libc6-dev-arm64-cross: linker, crt files, libc.
     # qemu-user: qemu-aarch64 (cargo's runner calls it; binfmt not needed).
+    # rust-web-clippy: clippy 1.96 matching that rustc.
     "${SUDO[@]}" apt-get install -y -qq --no-install-recommends \
-        rustc-web cargo-web libstd-rust-web-dev:arm64 \
+        rustc-web cargo-web rust-web-clippy libstd-rust-web-dev:arm64 \
         gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user >/dev/null
 fi
 
@@ -79,12 +83,19 @@ echo "==> target dir $CARGO_TARGET_DIR"
 # qemu-user runs unoptimized code very slowly.
 PROFILE_ARGS=(--config 'profile.dev.opt-level=2' --config 'profile.dev.debug=false')
 
-# ---- 3. tests under qemu ---------------------------------------------------------
+# ---- 3. clippy for aarch64 ---------------------------------------------------------
+# Debian's cargo-clippy must come before rustup's proxy in PATH (rustup's
+# clippy cannot load Debian's aarch64 std).
+T0=$SECONDS
+PATH=/usr/bin:$PATH "$DEBIAN_CARGO" clippy --target "$TARGET" --all-targets -- -D warnings
+echo "==> aarch64 clippy clean in $((SECONDS - T0)) s"
+
+# ---- 4. tests under qemu ---------------------------------------------------------
 T0=$SECONDS
 "$DEBIAN_CARGO" test --target "$TARGET" "${PROFILE_ARGS[@]}" "$@"
 echo "==> aarch64 tests passed in $((SECONDS - T0)) s"
 
-# ---- 4. benches, once each in test mode (they compile and their checksums hold) ----
+# ---- 5. benches, once each in test mode (they compile and their checksums hold) ----
 if [[ ${CROSS_AARCH64_SKIP_BENCHES:-} != 1 ]]; then
     T0=$SECONDS
     "$DEBIAN_CARGO" bench --target "$TARGET" -- --test

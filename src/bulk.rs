@@ -346,6 +346,7 @@ impl Backend {
         );
         // The SIMD kernels need room for everything; find how much fits
         // first unless the worst case does.
+        #[cfg(target_arch = "x86_64")]
         let fits_all = values.len().saturating_mul(T::MAX_LEN) <= out.len()
             || self.encoded_len_sum(values) <= out.len();
         match self {

@@ -39,16 +39,18 @@
 //! needed, and for `u8`/`u16` one `umaxv` across the lanes compares with
 //! `T::MAX`. A longer varint 0 (values of 2^28 and more, e.g. the 5% of full
 //! `u64` in a protobuf-like mix; it can span several chunks) is decoded by
-//! the scalar single-value decoder while the other varints of the chunk
-//! stay on the vector path. A chunk whose varints `1..n` are too long, or a
-//! value too large for `T`, goes entirely to the scalar decoder, which
-//! reports the exact error, index and byte offset: every error comes from
-//! the one scalar loop (`bulk::scalar_values`). A chunk without a varint
-//! end stores nothing and adds 8 to `carry`.
+//! the scalar single-value kernel, inlined, while the other varints of the
+//! chunk stay on the vector path. A chunk whose varints `1..n` are too
+//! long, or a value too large for `T`, goes entirely to the scalar bulk
+//! loop (`bulk::scalar_values`). Every error therefore comes from the
+//! scalar single-value kernel, with the index and byte offset of the
+//! failing varint, exactly as in the scalar bulk decoder. A chunk without a
+//! varint end stores nothing and adds 8 to `carry`.
 //!
-//! Every 32 steps the output count is checked: fewer than one value per
-//! chunk (mostly 8..10-byte varints) costs more per value than the scalar
-//! decoder, which then takes the next 1024 values.
+//! Every 32 steps the number of values the vector lanes decoded is
+//! checked: under two per step (most varints 5 bytes or longer: uniform
+//! `u32` or `u64`, timestamps) a step costs more than the scalar loop would
+//! for its values, so the scalar loop takes the next 1024 values.
 //!
 //! The first 8 varints (so that the first window starts at or after byte
 //! 0), the varints whose window would cross the end of `input`, and those
@@ -58,7 +60,9 @@
 use core::arch::aarch64::*;
 
 use super::neon::merge_7bit_groups_u32;
+use crate::arch::scalar;
 use crate::bulk::{scalar_values, BulkDecodeError};
+use crate::decode::decode_with;
 use crate::varint::VarInt;
 
 /// Bytes per step: the chunk whose varint ends are decoded.
@@ -69,13 +73,20 @@ const BEFORE: usize = 16 - CHUNK;
 const LANE_BYTES: usize = 4;
 /// Output slots a step may write (two vectors of four 32-bit lanes).
 const LANES: usize = 8;
-/// Chunks per block; after each, the output count decides whether the
-/// data is sparse (long varints) enough for the scalar decoder.
+/// Chunks per block; after each, the number of values the vector lanes
+/// decoded decides whether the data has too many long varints (5 bytes
+/// and more) for the vector path.
 const BLOCK: usize = 32;
-/// Fewer values than this in a block switch to the scalar decoder.
-const SPARSE: usize = BLOCK;
-/// Values decoded by the scalar decoder before the vector steps resume.
+/// Fewer vector-decoded values than this in a block (under two per step:
+/// a step costs about as many instructions as two values of the scalar
+/// loop) switch to the scalar decoder.
+const SPARSE: usize = 2 * BLOCK;
+/// Values decoded by the scalar decoder before the vector steps resume;
+/// doubled (up to [`MAX_SCALAR_STRETCH`]) after each sparse block in a row,
+/// so that long runs of long varints rarely pay for a vector block.
 const SCALAR_STRETCH: usize = 1024;
+/// The longest scalar stretch.
+const MAX_SCALAR_STRETCH: usize = 64 * 1024;
 /// A `tbl` index that produces a zero byte (any index >= 16 does).
 const ZERO: u8 = 0xff;
 
@@ -217,9 +228,10 @@ pub(crate) fn decode_slice<T: VarInt>(
     let lane_max = T::MAX_LEN.min(LANE_BYTES);
     // u8/u16: 4-byte (even 2- or 3-byte) varints may not fit.
     let check_values = T::MAX_U64 < (1 << (7 * LANE_BYTES)) - 1;
+    let mut stretch = SCALAR_STRETCH;
     let src = input.as_ptr();
     let dst = out.as_mut_ptr();
-    while q >= BEFORE {
+    'outer: while q >= BEFORE {
         // Steps that fit: windows inside `input`, 8 free output slots each.
         let by_input = if q + CHUNK <= len {
             (len - q - CHUNK) / CHUNK + 1
@@ -230,7 +242,8 @@ pub(crate) fn decode_slice<T: VarInt>(
         if steps == 0 {
             break;
         }
-        let written_before = written;
+        // Values the vector lanes decoded in this block.
+        let mut vector_values = 0;
         for _ in 0..steps {
             // SAFETY: q >= BEFORE and q + CHUNK <= len (steps bound): the
             // 8 bytes at q and the 16 at q - 8 are inside `input`.
@@ -240,7 +253,12 @@ pub(crate) fn decode_slice<T: VarInt>(
                     vld1q_u8(src.add(q - BEFORE)),
                 )
             };
-            let entry = &TABLE[usize::from(continuation_bits(u64::from_le(word)))];
+            let continuation = continuation_bits(u64::from_le(word));
+            if continuation == 0 && carry == 0 && one_byte_run(input, out, &mut q, &mut written) {
+                // The step count is stale: start a new block.
+                continue 'outer;
+            }
+            let entry = &TABLE[usize::from(continuation)];
             if entry.n == 0 {
                 carry += CHUNK;
                 q += CHUNK;
@@ -275,23 +293,38 @@ pub(crate) fn decode_slice<T: VarInt>(
                 } else {
                     // SAFETY: written + 8 <= out_len (steps bound).
                     unsafe { store_8(dst.add(written), a, b) };
+                    let mut lanes_used = entry.n as usize;
                     if first_len > lane_max {
                         // Varint 0 is long (or malformed): the scalar
-                        // decoder writes it over lane 0, or reports it.
-                        let (one, bytes) = scalar_values(input, q - carry, out, written, 1)?;
-                        debug_assert_eq!((one, bytes), (1, first_len));
+                        // single-value kernel, inlined, writes it over
+                        // lane 0 or reports it (index `written`, offset
+                        // `q - carry`, as the scalar bulk loop would).
+                        let start = q - carry;
+                        match decode_with(&input[start..], scalar::decode::<T>) {
+                            Ok((value, bytes)) => {
+                                debug_assert_eq!(bytes, first_len);
+                                out[written] = value;
+                            }
+                            Err(kind) => return Err(BulkDecodeError::new(kind, written, start)),
+                        }
+                        lanes_used -= 1;
                     }
+                    vector_values += lanes_used;
                     written += entry.n as usize;
                 }
             }
             carry = entry.tail as usize;
             q += CHUNK;
         }
-        if steps == BLOCK && written - written_before < SPARSE {
-            // Long varints (under one per chunk): the scalar decoder is
-            // cheaper per value there. Decode a stretch, then try again.
+        if steps == BLOCK && vector_values >= SPARSE {
+            stretch = SCALAR_STRETCH;
+        } else if steps == BLOCK {
+            // Long varints (under two per chunk on the vector lanes): the
+            // scalar decoder is cheaper per value there. Decode a stretch,
+            // then try again.
             let pos = q - carry;
-            let (n, consumed) = scalar_values(input, pos, out, written, SCALAR_STRETCH)?;
+            let (n, consumed) = scalar_values(input, pos, out, written, stretch)?;
+            stretch = (2 * stretch).min(MAX_SCALAR_STRETCH);
             written += n;
             q = pos + consumed;
             carry = 0;
@@ -300,6 +333,43 @@ pub(crate) fn decode_slice<T: VarInt>(
     let pos = q - carry;
     let (n, consumed) = scalar_values(input, pos, out, written, usize::MAX)?;
     Ok((written + n, pos + consumed))
+}
+
+/// A run of 1-byte varints (small enums, booleans, counts): while the 16
+/// bytes at `q` have no continuation bit, widens them to 16 values without
+/// any table or merge (`uxtl` to 32 bits, then the stores of [`store_8`]).
+/// Returns whether it decoded anything; advances `q` and `written`.
+#[inline(always)]
+fn one_byte_run<T: VarInt>(
+    input: &[u8],
+    out: &mut [T],
+    q: &mut usize,
+    written: &mut usize,
+) -> bool {
+    let start = *q;
+    while let (Some(bytes), Some(dst)) = (
+        input.get(*q..).and_then(|rest| rest.first_chunk::<16>()),
+        out.get_mut(*written..)
+            .and_then(|rest| rest.first_chunk_mut::<16>()),
+    ) {
+        // SAFETY: `bytes` is 16 readable bytes and `dst` 16 writable `T`
+        // (two stores of 8); the rest are register operations, and NEON is
+        // baseline on aarch64.
+        unsafe {
+            let bytes = vld1q_u8(bytes.as_ptr());
+            if vmaxvq_u8(bytes) >= 0x80 {
+                break;
+            }
+            let halves = [vmovl_u8(vget_low_u8(bytes)), vmovl_high_u8(bytes)];
+            for (i, half) in halves.into_iter().enumerate() {
+                let (a, b) = (vmovl_u16(vget_low_u16(half)), vmovl_high_u16(half));
+                store_8(dst.as_mut_ptr().add(8 * i), a, b);
+            }
+        }
+        *q += 16;
+        *written += 16;
+    }
+    *q != start
 }
 
 /// A chunk the vector lanes do not take: decodes its `n` varints, from
@@ -322,6 +392,76 @@ fn scalar_chunk<T: VarInt>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(feature = "alloc")]
+    use crate::bulk::decode_slice_scalar;
+    #[cfg(feature = "alloc")]
+    use alloc::vec::Vec;
+
+    #[cfg(feature = "alloc")]
+    /// Runs of 1-byte values, protobuf-like mixes and 10-byte values, each
+    /// long enough (hundreds of chunks) to switch between the one-byte run,
+    /// the vector steps and the scalar stretches several times.
+    fn runs_stream(seed: u64) -> Vec<u8> {
+        let mut state = seed;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            state ^ (state >> 29)
+        };
+        let mut bytes = Vec::new();
+        for run in 0..12 {
+            let count = 200 + next() % 3000;
+            for _ in 0..count {
+                let r = next();
+                let value = match run % 3 {
+                    0 => r & 0x7f,
+                    // Every length from 1 to 10 bytes.
+                    1 => r >> (r % 64),
+                    _ => r | 1 << 63,
+                };
+                let mut window = [0u8; 16];
+                let len = scalar::encode(value, &mut window);
+                bytes.extend_from_slice(&window[..len]);
+            }
+        }
+        bytes
+    }
+
+    #[cfg(feature = "alloc")]
+    fn agrees_with_scalar<T: VarInt>(input: &[u8], out_len: usize) {
+        let mut want = alloc::vec![T::default(); out_len];
+        let mut got = alloc::vec![T::default(); out_len];
+        let expected = decode_slice_scalar(input, &mut want);
+        let result = decode_slice(input, &mut got);
+        assert_eq!(result, expected, "len {} out {out_len}", input.len());
+        let valid = match expected {
+            Ok((written, _)) => written,
+            Err(error) => error.index(),
+        };
+        assert_eq!(got[..valid], want[..valid]);
+    }
+
+    #[cfg(feature = "alloc")]
+    #[test]
+    fn long_runs_switch_paths_and_agree_with_scalar() {
+        for seed in 0..4 {
+            let mut input = runs_stream(seed);
+            for out_len in [input.len(), 5000, 77] {
+                agrees_with_scalar::<u64>(&input, out_len);
+                agrees_with_scalar::<u32>(&input, out_len);
+                agrees_with_scalar::<u16>(&input, out_len);
+                agrees_with_scalar::<u8>(&input, out_len);
+            }
+            // Errors deep inside: an overlong varint, then a cut-off end.
+            let middle = input.len() / 2;
+            input.splice(middle..middle, [0xff; 11]);
+            agrees_with_scalar::<u64>(&input, input.len());
+            input.truncate(middle);
+            input.push(0x80);
+            agrees_with_scalar::<u64>(&input, input.len());
+        }
+    }
 
     #[test]
     fn continuation_bits_pick_bit_7_of_each_byte() {
