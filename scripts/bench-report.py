@@ -325,7 +325,7 @@ def headline(builds, path, workload="mix"):
     panels = [("decode", None, "decode one value at a time (batches of 1,024)"),
               ("bulk_decode", "u64", "decode a whole buffer (1,000,000 varints to u64)")]
     fig, axes = plt.subplots(1, 2, figsize=(13, 6.2))
-    infos = []
+
     for ax, (op, out, title) in zip(axes, panels):
         rows = {b: rates.get((op, workload, out), {}) for b, (rates, _bpv, _info) in builds.items()}
         names = contenders_of(rows)
@@ -350,15 +350,16 @@ def headline(builds, path, workload="mix"):
         ax.set_xlim(right=max(values) * 2.5 if use_log(values) else max(values) * 1.15)
         ax.set_title(title, fontsize=10)
         ax.grid(axis="x", which="both", alpha=0.3)
-        ax.legend(fontsize=7, loc="lower right")
-    for build, (_rates, _bpv, info) in builds.items():
-        infos.append(info)
-    info = infos[0]
+    # The caption: the first build mode whose run notes exist.
+    info = next((info for _rates, _bpv, info in builds.values() if info), {})
     fig.suptitle("varint-turbo and its peers on the protobuf-like varint mix", fontsize=12)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper center", ncol=len(labels), fontsize=8,
+               bbox_to_anchor=(0.5, 0.95), frameon=False)
     fig.text(0.01, 0.01, f"{info.get('cpu', '?')} · {info.get('date', '?')} · {info.get('rustc', '?')} · "
              f"commit {info.get('commit', '?')} · criterion medians, {info.get('mode', '?')} mode · "
              "scripts/bench-report", fontsize=7, color="#444444")
-    fig.tight_layout(rect=(0, 0.03, 1, 0.96))
+    fig.tight_layout(rect=(0, 0.03, 1, 0.92))
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
