@@ -435,6 +435,16 @@ fn bench_sizes(c: &mut Criterion, clock: Clock, w: &Workload) {
     measure("count_varints", VALUES, &|| {
         varint_turbo::count_varints(black_box(bytes))
     });
+    // A memory ceiling, not a contender: the cheapest full pass over the
+    // same 8 MB of `u64` values (a vectorised wrapping sum), so that
+    // `encoded_len_sum` can be judged against what this machine's memory
+    // delivers to one core. Checked like the others (the sum is known).
+    let value_sum = values.iter().fold(0u64, |sum, &v| sum.wrapping_add(v));
+    measure("read-ceiling-values", value_sum as usize, &|| {
+        black_box(values)
+            .iter()
+            .fold(0u64, |sum, &v| sum.wrapping_add(v)) as usize
+    });
     group.finish();
 }
 
