@@ -275,6 +275,28 @@ fn bench_decode<T: OutInt + Default + Clone>(
             },
         );
     }
+    // A memory ceiling, not a contender: storing the output alone (0, 1,
+    // 2, ... into the same slice, ordinary vector stores like the
+    // decoders'; the slice is refilled before each iteration as for them).
+    // No decoder of this buffer can beat it on this machine.
+    let mut out = vec![T::default(); want.len()];
+    group.bench_function("write-ceiling", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                out.fill(T::default());
+                total += clock.time(|| {
+                    for (i, slot) in black_box(&mut out[..]).iter_mut().enumerate() {
+                        *slot = T::truncate(i as u64);
+                    }
+                });
+                if let Some(i) = (0..out.len()).find(|&i| out[i] != T::truncate(i as u64)) {
+                    panic!("write-ceiling: slot {i} holds {:?}", out[i]);
+                }
+            }
+            total
+        });
+    });
     #[cfg(target_arch = "x86_64")]
     bench_decoder(
         &mut group,
