@@ -107,11 +107,12 @@ const ZERO: u8 = 0x80;
 struct Entry {
     /// `pshufb` control for varints 1 and 2 (upper half of vector A).
     rest: [u8; 16],
-    /// `pshufb` control for varints 3..6 (vector B; its last lane is unused).
+    /// `pshufb` control for varints 3..6 (vector B).
     b: [u8; 32],
     /// Number of varints that end in the chunk.
     n: u8,
-    /// Position of the first end in the chunk (0 if there is none).
+    /// Position of the first end in the chunk (0 if there is none); the
+    /// step reads only `first_offset`, which is derived from it.
     first: u8,
     /// Bytes after the chunk's last end: the next chunk's `carry` (7 if
     /// there is no end, to be added to the current `carry`).
@@ -702,7 +703,7 @@ unsafe fn decode_slice_with<K: Kernel, T: VarInt>(
             break;
         }
         let written_before = written;
-        // The chunk as a pointer (one register for window, last byte and loop).
+        // The chunk as a pointer (one register for the window and the loop).
         // SAFETY: q <= len.
         let mut at = unsafe { src.add(q) };
         for _ in 0..steps {
