@@ -49,12 +49,17 @@
 //!
 //! # Validation and fallback
 //!
-//! `key = (L - 1) << 8 | (last byte of varint 0)` is compared with one
-//! constant per type, `(MAX_LEN - 1) << 8 | T::MAX >> 7 (MAX_LEN - 1)`: it
-//! accepts exactly the varints 0 that the scalar decoder accepts (for `u64`
-//! at most 10 bytes and a 10th byte of 0 or 1, as Go protowire). For types
-//! narrower than `u64` the entry's longest varint `1..n` must have at most
+//! The scalar decoder accepts a varint of at most `MAX_LEN` bytes whose
+//! value fits `T` (for `u64`: a 10th byte of 0 or 1, as Go protowire).
+//! The length of varint 0 is checked before its control is loaded: the
+//! control's offset `128 * (L - 1) + 16 * e_0` is below `128 * MAX_LEN`
+//! exactly when `L <= MAX_LEN` (one compare; this also keeps the offset
+//! inside the table). The value is checked on the vectors: for `u64`, lane
+//! 1 of A holds `b8 + 128 * b9` (varint 0's bytes 8 and 9, zero when it is
+//! shorter), which is below 256 exactly when the 10th byte is 0 or 1; for
+//! narrower types the entry's longest varint `1..n` must have at most
 //! `MAX_LEN` bytes, and a vector test compares the values with `T::MAX`.
+//! Varints `1..n` of a `u64` chunk have at most 6 bytes and always fit.
 //! A chunk that fails goes to the scalar single-value decoder, which decodes
 //! its `n` varints and reports the exact error, index and byte offset. A
 //! chunk without a varint end stores nothing and adds 7 to `carry` (a
@@ -102,11 +107,12 @@ const ZERO: u8 = 0x80;
 struct Entry {
     /// `pshufb` control for varints 1 and 2 (upper half of vector A).
     rest: [u8; 16],
-    /// `pshufb` control for varints 3..6 (vector B; its last lane is unused).
+    /// `pshufb` control for varints 3..6 (vector B).
     b: [u8; 32],
     /// Number of varints that end in the chunk.
     n: u8,
-    /// Position of the first end in the chunk (0 if there is none).
+    /// Position of the first end in the chunk (0 if there is none); the
+    /// step reads only `first_offset`, which is derived from it.
     first: u8,
     /// Bytes after the chunk's last end: the next chunk's `carry` (7 if
     /// there is no end, to be added to the current `carry`).
@@ -253,6 +259,13 @@ trait Kernel {
     /// # Safety
     /// CPU features.
     unsafe fn join_lane0(x: Self::Quad) -> Self::Quad;
+    /// Whether lane 1 of A (after [`Kernel::join_lane0`]), `b8 + 128 * b9`
+    /// for varint 0's bytes 8 and 9, is 256 or more: a 10th byte above 1,
+    /// a value beyond `u64`.
+    ///
+    /// # Safety
+    /// CPU features.
+    unsafe fn tenth_byte_overflows(a: Self::Quad) -> bool;
     /// Whether any lane of `a` or `b` has a bit at or above `bits` set.
     ///
     /// # Safety
@@ -343,6 +356,12 @@ impl Kernel for Avx2 {
                 _mm256_sllv_epi64(high, _mm256_setr_epi64x(56, 64, 64, 64)),
             )
         }
+    }
+
+    #[inline(always)]
+    unsafe fn tenth_byte_overflows(a: __m256i) -> bool {
+        // SAFETY: AVX2 (caller); no memory access.
+        unsafe { _mm256_testz_si256(a, _mm256_setr_epi64x(0, !0xff, 0, 0)) == 0 }
     }
 
     #[inline(always)]
@@ -490,6 +509,15 @@ impl Kernel for Ssse3 {
     }
 
     #[inline(always)]
+    unsafe fn tenth_byte_overflows(a: [__m128i; 2]) -> bool {
+        // SAFETY: SSE2 (caller); no memory access.
+        unsafe {
+            let high = _mm_and_si128(a[0], _mm_set_epi64x(!0xff, 0));
+            _mm_movemask_epi8(_mm_cmpeq_epi8(high, _mm_setzero_si128())) != 0xffff
+        }
+    }
+
+    #[inline(always)]
     unsafe fn exceeds(a: [__m128i; 2], b: [__m128i; 2], bits: u32) -> bool {
         // SAFETY: SSE2 (caller); no memory access.
         unsafe {
@@ -605,10 +633,9 @@ struct Step<K: Kernel> {
     mask: u32,
     /// The chunk's table entry.
     entry: &'static Entry,
-    /// Byte offset of varint 0's control in `TABLES.lane0`.
+    /// Byte offset of varint 0's control in `TABLES.lane0`,
+    /// `128 * (L - 1) + 16 * first` (see the module documentation).
     lane0_offset: usize,
-    /// `(L - 1) << 8 | last byte` of varint 0 (see the module documentation).
-    key: usize,
 }
 
 impl<K: Kernel> Step<K> {
@@ -625,15 +652,11 @@ impl<K: Kernel> Step<K> {
         let entry = &tables.chunks[(mask >> BEFORE) as usize];
         // 128 * (L - 1) + 16 * first, L the length of varint 0.
         let lane0_offset = carry_128 + entry.first_offset as usize;
-        // SAFETY: first < CHUNK, inside the chunk.
-        let last = unsafe { *at.add(entry.first as usize) } as usize;
-        let key = ((lane0_offset & !127) << 1) | last;
         Step {
             window,
             mask,
             entry,
             lane0_offset,
-            key,
         }
     }
 }
@@ -660,8 +683,9 @@ unsafe fn decode_slice_with<K: Kernel, T: VarInt>(
     // 128 times the bytes of the varint in progress before `q` (`carry`);
     // the next value starts at `q - carry`.
     let mut carry_128 = 0usize;
-    // `(L - 1, last byte)` of varint 0 must not exceed this.
-    let key_max = ((T::MAX_LEN - 1) << 8) | (T::MAX_U64 >> (7 * (T::MAX_LEN - 1))) as usize;
+    // Varint 0 has at most MAX_LEN bytes exactly when its control's offset
+    // (`128 * (L - 1) + 16 * first`, first < 8) is below this.
+    let lane0_end = 128 * T::MAX_LEN;
     let narrow = T::MAX_U64 != u64::MAX;
     let src = input.as_ptr();
     let dst = out.as_mut_ptr().cast::<T>();
@@ -679,7 +703,7 @@ unsafe fn decode_slice_with<K: Kernel, T: VarInt>(
             break;
         }
         let written_before = written;
-        // The chunk as a pointer (one register for window, last byte and loop).
+        // The chunk as a pointer (one register for the window and the loop).
         // SAFETY: q <= len.
         let mut at = unsafe { src.add(q) };
         for _ in 0..steps {
@@ -707,11 +731,11 @@ unsafe fn decode_slice_with<K: Kernel, T: VarInt>(
             }
             let entry = cur.entry;
             let narrow_rest_bad = T::MAX_LEN < CHUNK - 1 && entry.max_rest as usize > T::MAX_LEN;
-            if cur.key > key_max || narrow_rest_bad {
+            if cur.lane0_offset >= lane0_end || narrow_rest_bad {
                 written = slow_step(input, out, q_of(at), written, carry_128, entry)?;
             } else {
-                // L - 1 <= MAX_LEN - 1 <= 9 (key check) and first < 8: the lane0
-                // row exists. SAFETY: rows are 16/32 bytes; CPU (caller).
+                // L - 1 <= MAX_LEN - 1 <= 9 (checked above) and first < 8: the
+                // lane0 row exists. SAFETY: rows are 16/32 bytes; CPU (caller).
                 let (a, b) = unsafe {
                     let lane0 = tables.lane0.as_ptr().cast::<u8>().add(cur.lane0_offset);
                     let a = K::pack28(K::gather_a(cur.window, lane0, entry.rest.as_ptr()));
@@ -721,7 +745,14 @@ unsafe fn decode_slice_with<K: Kernel, T: VarInt>(
                     (a, b)
                 };
                 // SAFETY: CPU (caller); no memory access.
-                if narrow && unsafe { K::exceeds(a, b, T::MAX_U64.count_ones()) } {
+                let overflows = unsafe {
+                    if narrow {
+                        K::exceeds(a, b, T::MAX_U64.count_ones())
+                    } else {
+                        K::tenth_byte_overflows(a)
+                    }
+                };
+                if overflows {
                     written = slow_step(input, out, q_of(at), written, carry_128, entry)?;
                 } else {
                     // SAFETY: written + 7 <= out_len (steps bound); CPU (caller).
