@@ -25,15 +25,15 @@
 //!
 //! # Instruction counts (no ARM hardware here; see BENCHMARKS.md, "aarch64")
 //!
-//! Static, from the release build's disassembly: a step is 34 instructions
-//! for `u64` input (8.5 per value: `ldp`, the range check, `uzp1`, 17
+//! Static, from the release build's disassembly: a step is 31 instructions
+//! for `u64` input (7.75 per value: `ldp` and the range check, `uzp1`, 14
 //! vector instructions, the index to a general register, the two table
-//! loads, `tbl`, the store, the position `add`, the loop) and 31 for `u32`;
-//! the scalar encoder's loop is 34 per `u64` value and 24 per `u32`.
-//! Executed, under `qemu-aarch64 -singlestep`, per value, scalar vs NEON:
-//! 36.7 vs 14.6 on the protobuf-like mix (`u64`), 35.9 vs 9.6 on 1-byte
+//! loads, `tbl`, the store, the position `add`, 3 of loop control) and 28
+//! for `u32`; the scalar encoder's loop is 34 per `u64` value and 24 per
+//! `u32`. Executed, under `qemu-aarch64 -singlestep`, per value, scalar vs
+//! NEON: 36.7 vs 13.9 on the protobuf-like mix (`u64`), 35.9 vs 8.9 on 1-byte
 //! values, and equal on uniform `u32` and `u64` (scalar stretches, below).
-//!
+
 //! # Why a table and `tbl`, not a store per value
 //!
 //! The other way to compact is to store each value's lane at its running
