@@ -33,7 +33,7 @@
 //! `u32`. Executed, under `qemu-aarch64 -singlestep`, per value, scalar vs
 //! NEON: 36.7 vs 13.9 on the protobuf-like mix (`u64`), 35.9 vs 8.9 on 1-byte
 //! values, and equal on uniform `u32` and `u64` (scalar stretches, below).
-
+//!
 //! # Why a table and `tbl`, not a store per value
 //!
 //! The other way to compact is to store each value's lane at its running
@@ -43,9 +43,10 @@
 //! four values, where the table needs one `addv` + `fmov`, one table load,
 //! one `tbl` (a 2-cycle instruction on N1, V1 and Firestorm, issued on 2 to
 //! 4 vector pipes) and one store. Stores are the scarcer resource on these
-//! cores (N1 issues at most 2 store-address and 1 or 2 store-data
-//! micro-ops per cycle; Arm's Neoverse N1/V1 Software Optimization Guides),
-//! and the table is 4 KiB (+256 bytes of totals), which stays in L1. The
+//! cores (at most two per cycle on N1, V1 and Firestorm, against 2 to 4
+//! vector pipes; Arm's Neoverse N1/V1 Software Optimization Guides and
+//! Dougall Johnson's Firestorm tables), and the table is 4 KiB (+256
+//! bytes of totals), which stays in L1. The
 //! only value carried from step to step is the output position (one `add`
 //! of a table byte); the table index depends on the values only, so steps
 //! overlap freely, unlike the scalar loop, whose stores wait for the
