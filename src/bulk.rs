@@ -100,7 +100,8 @@ pub enum Backend {
     /// `vpermb` instead of tables.
     Avx512Vbmi2,
     /// aarch64 NEON: the table-driven fixed-grid decoder with `tbl` on
-    /// 8-byte chunks (NEON is part of the aarch64 baseline).
+    /// 8-byte chunks, and a Stream-VByte-style encoder (four values per
+    /// step, compacted by one `tbl`). NEON is part of the aarch64 baseline.
     Neon,
 }
 
@@ -440,6 +441,10 @@ impl Backend {
                 let written = unsafe { crate::arch::x86_64::avx512::encode_slice(values, out) };
                 (values.len(), written)
             }
+            // Any room: the NEON kernel hands the last values to the
+            // scalar encoder, so it stops exactly where that one would.
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Backend::Neon => crate::arch::aarch64::neon_encode::encode_slice_into(values, out),
             _ => encode_slice_into_scalar(values, out),
         }
     }

@@ -365,6 +365,57 @@ fn packed_vectors_through_every_backend() {
     assert!(rows >= 60, "only {rows} packed rows parsed");
 }
 
+/// Values of the varint lengths `lens` (cycled), as `T`: lengths beyond
+/// `T`'s longest are capped, and values beyond `T::MAX` become values near it.
+fn values_of_lens<T: TestInt>(lens: &[usize], count: usize, salt: u64) -> Vec<T> {
+    (0..count)
+        .map(|i| {
+            let salt = salt.wrapping_mul(i as u64 + 1) ^ (i as u64) << 40;
+            let len = lens[i % lens.len()].min(T::REF_MAX_LEN);
+            let value = value_of_len(len, salt);
+            T::from_u64(value).unwrap_or_else(|| T::from_u64_wrapping(T::MAX_WIDE - salt % 97))
+        })
+        .collect()
+}
+
+fn check_encode_lens<T: TestInt>(backends: &[Bulk], lens: &[usize], count: usize, control: u8) {
+    let values = values_of_lens::<T>(lens, count, 0x9e37_79b9 + count as u64);
+    differential::check_encode_slices(backends, &values, control);
+}
+
+/// The bulk encoders on 0..=300 values (every phase of the SIMD steps,
+/// 4 to 32 values, and of the blocks of steps) of every varint length and
+/// mixes of them, for every type, with room to spare, exact room, rooms
+/// 1 to 24 bytes short of it, and a small room: the values that fit,
+/// the bytes written and their contents must be the scalar encoder's.
+#[test]
+fn encode_every_length_around_block_edges() {
+    let backends = bulk_backends();
+    // Rooms (see `fuzzer_chosen_len`): 3 bytes; natural + 8, natural, and
+    // natural - 1, 4, 24.
+    let controls = [3u8, 0x80, 0x88, 0x89, 0x8c, 0xa0];
+    let patterns: [&[usize]; 10] = [
+        &[1],
+        &[2],
+        &[4],
+        &[5],
+        &[9],
+        &[10],
+        &[1, 2, 3, 4],
+        &[1, 1, 1, 10],
+        &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+        // Protobuf-like: mostly 1 and 2 bytes, some 3-4, a few 10.
+        &[1, 2, 1, 1, 3, 1, 2, 1, 1, 4, 1, 2, 1, 1, 2, 1, 10, 1, 2, 1],
+    ];
+    for lens in patterns {
+        for count in 0..=300 {
+            for control in controls {
+                for_each_unsigned!(check_encode_lens(&backends, lens, count, control));
+            }
+        }
+    }
+}
+
 /// u64 encoders may take narrower lanes for runs of values below 2^56:
 /// runs of such values (up to 2^56 - 1) with one larger value at every
 /// position of a block, and none at all.
@@ -511,6 +562,28 @@ fn bulk_never_reads_past_the_input() {
             backend.encode_slice_into(&values, out),
             (values.len(), total)
         );
+        // Too little room, right against the guard page: as many whole
+        // values as fit, and no write past the slice.
+        for room in (total - 64..total).chain([0, 1, 16, 100, total / 2]) {
+            let out = page.tail(room);
+            let fit = values
+                .iter()
+                .scan(0, |end, &v| {
+                    *end += reference_encode(v).len();
+                    Some(*end)
+                })
+                .take_while(|&end| end <= room)
+                .count();
+            let bytes: usize = values[..fit]
+                .iter()
+                .map(|&v| reference_encode(v).len())
+                .sum();
+            assert_eq!(
+                backend.encode_slice_into(&values, out),
+                (fit, bytes),
+                "{backend}: room {room}"
+            );
+        }
     }
 }
 

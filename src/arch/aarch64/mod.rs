@@ -6,6 +6,9 @@
 //!   the compile-time selection for single values (see below).
 //! * `neon_bulk`: the bulk decoder behind [`Backend::Neon`](crate::Backend::Neon),
 //!   a Masked-VByte-style `tbl` gather on a fixed grid of 8-byte chunks.
+//! * `neon_encode`: the bulk encoder behind [`Backend::Neon`](crate::Backend::Neon),
+//!   Stream-VByte-style: four values per step, their varints squeezed
+//!   together by one `tbl` with a control from a 256-entry table.
 //!
 //! # Why the single-value API stays scalar on aarch64
 //!
@@ -57,11 +60,14 @@
 //! (39.5 vs 35.7 per value on the mix, equal on `u64`), on top of its longer
 //! latency chain.
 //!
-//! Bulk **encode** on aarch64 is the scalar encoder (as for the SSSE3 and
-//! AVX2 backends on x86-64); a NEON encoder is not written yet.
+//! Bulk **encode** goes the same way: values are independent, so the
+//! encoder spreads four of them at a time into 32-bit lanes and compacts
+//! them with one `tbl` and one store (`neon_encode`, which has the
+//! instruction counts and the reasons for a table over per-value stores).
 
 pub(crate) mod neon;
 pub(crate) mod neon_bulk;
+pub(crate) mod neon_encode;
 
 crate::arch::backend_type!(
     /// The NEON single-value backend. Available on every aarch64 CPU
