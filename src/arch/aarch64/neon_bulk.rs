@@ -230,7 +230,10 @@ pub(crate) fn decode_slice<T: VarInt>(
     let check_values = T::MAX_U64 < (1 << (7 * LANE_BYTES)) - 1;
     let mut stretch = SCALAR_STRETCH;
     let src = input.as_ptr();
-    let dst = out.as_mut_ptr().cast::<T>();
+    // Output pointers are taken from `out` at each store, not once before
+    // the loop: the scalar steps also write through `out`, which (under
+    // Rust's aliasing rules, Stacked and Tree Borrows) would invalidate a
+    // pointer derived from it earlier.
     'outer: while q >= BEFORE {
         // Steps that fit: windows inside `input`, 8 free output slots each.
         let by_input = if q + CHUNK <= len {
@@ -292,7 +295,7 @@ pub(crate) fn decode_slice<T: VarInt>(
                     written = scalar_chunk(input, out, q - carry, written, entry.n)?;
                 } else {
                     // SAFETY: written + 8 <= out_len (steps bound).
-                    unsafe { store_8(dst.add(written), a, b) };
+                    unsafe { store_8(out.as_mut_ptr().cast::<T>().add(written), a, b) };
                     let mut lanes_used = entry.n as usize;
                     if first_len > lane_max {
                         // Varint 0 is long (or malformed): the scalar

@@ -688,7 +688,10 @@ unsafe fn decode_slice_with<K: Kernel, T: VarInt>(
     let lane0_end = 128 * T::MAX_LEN;
     let narrow = T::MAX_U64 != u64::MAX;
     let src = input.as_ptr();
-    let dst = out.as_mut_ptr().cast::<T>();
+    // Output pointers are taken from `out` at each store, not once before
+    // the loop: the scalar steps also write through `out`, which (under
+    // Rust's aliasing rules, Stacked and Tree Borrows) would invalidate a
+    // pointer derived from it earlier.
     let tables = &TABLES;
     let q_of = |at: *const u8| at as usize - src as usize;
     'outer: loop {
@@ -720,7 +723,9 @@ unsafe fn decode_slice_with<K: Kernel, T: VarInt>(
                 {
                     // SAFETY: 32 bytes from q are inside `input` and 32
                     // slots from `written` inside `out` (loop condition).
-                    unsafe { K::widen_32::<T>(dst.add(written), src.add(q)) };
+                    unsafe {
+                        K::widen_32::<T>(out.as_mut_ptr().cast::<T>().add(written), src.add(q))
+                    };
                     q += 32;
                     written += 32;
                     widened = true;
@@ -756,7 +761,7 @@ unsafe fn decode_slice_with<K: Kernel, T: VarInt>(
                     written = slow_step(input, out, q_of(at), written, carry_128, entry)?;
                 } else {
                     // SAFETY: written + 7 <= out_len (steps bound); CPU (caller).
-                    unsafe { K::store::<T>(dst.add(written), a, b) };
+                    unsafe { K::store::<T>(out.as_mut_ptr().cast::<T>().add(written), a, b) };
                     written += entry.n as usize;
                 }
             }
