@@ -90,7 +90,8 @@ impl std::error::Error for BulkDecodeError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Backend {
-    /// Portable code, one value at a time.
+    /// Portable code: a branch-free 8-byte-word step per value, on four
+    /// interleaved streams of the input.
     Scalar,
     /// SSSE3: the table-driven fixed-grid decoder on 16-byte vectors.
     Ssse3,
