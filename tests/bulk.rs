@@ -181,6 +181,112 @@ fn mixed_streams_with_injected_errors() {
     }
 }
 
+/// Every varint length 1..=10 lands on every split point of the scalar
+/// backend's interleaved streams (inputs of at least 256 bytes are cut into
+/// 4 segments near len/4, len/2, 3len/4, each ending after a terminator):
+/// a cycle of lengths 1, 2, ..., 10 shifted by 0..56 one-byte values, and
+/// runs of a single length of 256..=300 bytes.
+#[test]
+fn scalar_streams_every_length_at_every_split() {
+    let backends = bulk_backends();
+    let cycle: Vec<usize> = (0..14).flat_map(|_| 1..=10).collect();
+    for shift in 0..56 {
+        let mut lens = vec![1; shift];
+        lens.extend(&cycle);
+        let input = stream(&lens, shift as u64 + 1);
+        for out_len in [lens.len(), lens.len() - 1, lens.len() / 2, lens.len() + 5] {
+            check_all_types(&backends, &input, out_len);
+        }
+        check_all_types(&backends, &input[..input.len() - 1], lens.len());
+    }
+    for len in 1..=10 {
+        for count in (256 / len)..=(300 / len + 2) {
+            let input = stream(&vec![len; count], count as u64);
+            check_all_types(&backends, &input, count);
+            check_all_types(&backends, &input[..input.len() - 1], count);
+        }
+    }
+}
+
+/// An error at the start of every value of a ~1 KiB mixed stream, so in
+/// every stream of the scalar backend and at every turn of its rounds: the
+/// error reported (kind, index, offset) is the first in input order.
+#[test]
+fn scalar_streams_errors_in_each_stream() {
+    let backends = bulk_backends();
+    let lens: Vec<usize> = (0..300)
+        .map(|i| [1, 1, 2, 1, 3, 10, 1, 2, 9, 5][i % 10])
+        .collect();
+    let base = stream(&lens, 7);
+    let starts: Vec<usize> = lens
+        .iter()
+        .scan(0, |at, &len| {
+            let start = *at;
+            *at += len;
+            Some(start)
+        })
+        .collect();
+    let errors: [&[u8]; 3] = [
+        // 11 continuation bytes: too long for every type.
+        &[0xff; 11],
+        // A 10th byte of 2: overflows u64 (and everything narrower).
+        &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02],
+        // 9 continuation bytes and a terminator with a continuation bit
+        // on the 10th: too long.
+        &[
+            0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x81, 0x00,
+        ],
+    ];
+    for (i, &at) in starts.iter().enumerate() {
+        for error in errors {
+            let mut input = base.clone();
+            input.splice(at..at, error.iter().copied());
+            check_all_types(&backends, &input, lens.len() + 1);
+        }
+        // A continuation bit on the value's last byte (it merges with the
+        // next one, or is cut off by the end).
+        let mut input = base.clone();
+        input[at + lens[i] - 1] |= 0x80;
+        check_all_types(&backends, &input, lens.len());
+        // Truncated inside or right after the value.
+        check_all_types(&backends, &base[..at + lens[i]], lens.len());
+        if lens[i] > 1 {
+            check_all_types(&backends, &base[..at + lens[i] - 1], lens.len());
+        }
+    }
+}
+
+/// Overflow for each output type at every position of a long stream of
+/// one-byte values: values just above `T::MAX` of the longest length `T`
+/// allows, and in-range values padded past `T::MAX_LEN` bytes. The index
+/// and offset must be those of the scalar reference.
+#[test]
+fn scalar_streams_overflow_for_each_type() {
+    let backends = bulk_backends();
+    let poisons: Vec<Vec<u8>> = vec![
+        reference_encode(1 << 8),
+        reference_encode(1 << 16),
+        reference_encode(1 << 32),
+        reference_encode(u64::MAX),
+        // 1, padded to 3, 4, 6, 9 and 10 bytes.
+        vec![0x81, 0x80, 0x00],
+        vec![0x81, 0x80, 0x80, 0x00],
+        vec![0x81, 0x80, 0x80, 0x80, 0x80, 0x00],
+        vec![0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00],
+        vec![0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00],
+        // The largest 10-byte varint u64 accepts (10th byte 0x01).
+        vec![0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01],
+    ];
+    let base: Vec<u8> = (0..700u32).map(|i| (i * 37 % 128) as u8).collect();
+    for poison in &poisons {
+        for at in (0..base.len()).step_by(3) {
+            let mut input = base.clone();
+            input.splice(at..at, poison.iter().copied());
+            check_all_types(&backends, &input, input.len());
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 

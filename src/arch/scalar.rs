@@ -294,3 +294,30 @@ pub fn encoded_len(value: u64) -> usize {
     };
     ((bit_length * 9 + 64) / 64) as usize
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `pack_7bit_groups` and `spread_7bit_groups` against a bit-by-bit
+    /// gather, on every 7-bit pattern in every byte and on words from a
+    /// xorshift generator.
+    #[test]
+    fn pack_matches_a_bitwise_gather() {
+        let gather = |x: u64| (0..8).fold(0, |acc, i| acc | ((x >> (8 * i)) & 0x7f) << (7 * i));
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for i in 0..(8 * 128 + 100_000) {
+            let word = if i < 8 * 128 {
+                ((i % 128) as u64) << (8 * (i / 128))
+            } else {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                seed
+            };
+            let x = word & PAYLOAD_BITS;
+            assert_eq!(pack_7bit_groups(x), gather(x), "{x:#x}");
+            assert_eq!(spread_7bit_groups(gather(x)), x, "{x:#x}");
+        }
+    }
+}
