@@ -20,7 +20,24 @@
 # Part 2: RUSTFLAGS="-C target-cpu=native" --features native-optimizations,
 #   full `cargo test` natively (doctests included) in its own target dir
 #   (<target>/native), expecting single_value_backend() == "bmi2" iff PDEP is
-#   fast here.
+#   fast here. This is also the matrix's `-C target-cpu=native` build: on
+#   this machine native-optimizations adds no cfg unless PDEP is microcoded.
+# Part 3: the other target-cpu builds and the portable build, each in its
+#   own target dir (<target>/cpu-<row>) with the same profile, whose test
+#   binaries (doctests: force-scalar only) run natively with pinned
+#   expectations:
+#     x86-64      the baseline build of part 1 (rustc's default target-cpu
+#                 for x86_64-unknown-linux-gnu; checked, not rebuilt)
+#     x86-64-v2   SSE4.2/POPCNT                       -> single scalar
+#     x86-64-v3   AVX2/BMI2                           -> single bmi2
+#     x86-64-v4   AVX-512 (runs only natively here)   -> single bmi2
+#     znver2      BMI2, but build.rs marks PDEP slow  -> single scalar
+#     force-scalar  --cfg varint_turbo_force_scalar: every SIMD path compiled
+#                 out (`cargo test`, doctests included) -> scalar everywhere,
+#                 bulk included
+#   The bulk backend is chosen at run time, so it stays the native one
+#   except in force-scalar. A row whose CPU features /proc/cpuinfo lacks is
+#   reported as skipped (its binaries would die of SIGILL).
 #
 # Usage: scripts/cpu-matrix.sh            (from anywhere in the repo)
 # Environment:
@@ -38,7 +55,8 @@
 #           3-byte input space (much slower under qemu).
 #   CPU_MATRIX_TIMEOUT=SECONDS        per test binary and CPU (default 900)
 #   CPU_MATRIX_CPUS="qemu64 Haswell"  only these rows (names as in the table;
-#                                     "native" and "native-opt" included)
+#                                     "native", "native-opt" and the part 3
+#                                     rows included)
 #   CARGO_TARGET_DIR                  honoured (default: target/)
 # Needs: cargo, rustc, timeout (coreutils); installs qemu-user with apt-get
 # if qemu-x86_64 is missing. Exits non-zero if any row fails.
@@ -202,19 +220,27 @@ echo "==> native cpu: $NATIVE_MODEL ($NATIVE_VENDOR family $NATIVE_FAMILY): expe
 
 # ---- part 1: build the test binaries once -------------------------------------------
 
+# Builds the test binaries with `cargo test --no-run ARGS...` and sets BINS to
+# them: the lib's unit tests and every integration test (examples and the
+# lib itself have "test":false). The JSON messages go to $1.
+build_test_binaries() {
+    local json=$1
+    shift
+    cargo test --no-run --message-format=json "$@" >"$json"
+    mapfile -t BINS < <(grep '"reason":"compiler-artifact"' "$json" |
+        grep '"profile":{[^}]*"test":true' |
+        sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | sort -u)
+    if [[ ${#BINS[@]} -eq 0 ]]; then
+        echo "cpu-matrix: cargo built no test binary ($*)" >&2
+        return 1
+    fi
+}
+
 echo "==> building the test binaries ($PROFILE profile, baseline x86-64): cargo test --no-run ${PROFILE_ARGS[*]}"
 T0=$(now_ms)
-cargo test --no-run --message-format=json "${PROFILE_ARGS[@]}" >"$WORK/build.json"
-# Artifacts built in test mode with an executable: the lib's unit tests and
-# every integration test (examples and the lib itself have "test":false).
-mapfile -t BINS < <(grep '"reason":"compiler-artifact"' "$WORK/build.json" |
-    grep '"profile":{[^}]*"test":true' |
-    sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | sort -u)
+build_test_binaries "$WORK/build.json" "${PROFILE_ARGS[@]}"
 BUILD_MS=$(($(now_ms) - T0))
-if [[ ${#BINS[@]} -eq 0 ]]; then
-    echo "cpu-matrix: cargo built no test binary" >&2
-    exit 1
-fi
+BASELINE_BINS=("${BINS[@]}")
 echo "    built in $(secs $BUILD_MS) s: ${#BINS[@]} test binaries:"
 for bin in "${BINS[@]}"; do echo "      $bin"; done
 
@@ -253,13 +279,18 @@ show_failure() {
     echo "    ----"
 }
 
+# Runs BINS on one CPU model ("-" = natively). The probe must report
+# vendor/family/backends/pdep; the tests are told to expect those backends
+# (or $9, for a build that compiles some out), the bulk backend $7 and the
+# single-value backend $8 (default scalar).
 run_row() {
     local name=$1 model=$2 vendor=$3 family=$4 backends=$5 pdep=$6 bulk=$7
+    local single=${8:-scalar} test_backends=${9:-$5}
     local runner=() result=ok note="" t0 ms passed=0 failed=0 ignored=0
     [[ $model != - ]] && runner=("$QEMU" -cpu "$model")
     local label=$name
     [[ $model != - ]] && label="qemu -cpu $model"
-    echo "==> $label: expecting backends $backends, pdep fast $pdep, bulk $bulk"
+    echo "==> $label: expecting backends $test_backends, pdep fast $pdep, bulk $bulk, single $single"
     t0=$(now_ms)
 
     local probe got want="vendor=$vendor family=$family backends=$backends pdep_fast=$pdep"
@@ -284,9 +315,9 @@ run_row() {
         local bt0
         bt0=$(now_ms)
         rc=0
-        env VARINT_TURBO_EXPECT_BACKENDS="$backends" \
+        env VARINT_TURBO_EXPECT_BACKENDS="$test_backends" \
             VARINT_TURBO_EXPECT_PDEP_FAST="$pdep" \
-            VARINT_TURBO_EXPECT_SINGLE_BACKEND=scalar \
+            VARINT_TURBO_EXPECT_SINGLE_BACKEND="$single" \
             VARINT_TURBO_EXPECT_BULK_BACKEND="$bulk" \
             CARGO_MANIFEST_DIR="$PWD" \
             timeout --kill-after=30 "$TIMEOUT" "${runner[@]}" "$bin" >"$log" 2>&1 || rc=$?
@@ -306,8 +337,8 @@ run_row() {
     TOTAL_FAILED=$((TOTAL_FAILED + failed))
     [[ $result == ok ]] || FAILED_ROWS+=("$name")
     SUMMARY+=("$(printf '%-20s %-20s %-6s %-24s %-6s %4d/%-4d %7s  %s' \
-        "$label" "$backends" "$pdep" "$(reported_backends "$LOGS/$name"-*.log)" "$result" \
-        "$passed" "$((passed + failed))" "$(secs "$ms")" "$note")")
+        "$label" "$test_backends" "$pdep" "$(reported_backends "$LOGS/$name"-*.log)" "$result" \
+        "$passed" "$((passed + failed))" "$(secs "$ms")" "single $single; bulk $bulk${note:+; $note}")")
 }
 
 for row in "${ROWS[@]}"; do
@@ -356,6 +387,71 @@ if wanted native-opt; then
         "native-opt" "$NATIVE_BACKENDS" "$NATIVE_PDEP" "$(reported_backends "$log")" "$result" \
         "$passed" "$((passed + failed))" "$(secs "$ms")" "single backend $NATIVE_SINGLE; $note")")
 fi
+
+# ---- part 3: other target-cpu builds, and every SIMD path compiled out ---------------
+
+# The baseline build is the x86-64 row: check that rustc agrees.
+if wanted x86-64; then
+    if [[ $(rustc --print cfg) == "$(rustc --print cfg -C target-cpu=x86-64)" ]]; then
+        echo "==> x86-64: -C target-cpu=x86-64 is the baseline build (same cfgs): its rows are part 1's"
+        SUMMARY+=("$(printf '%-20s %-20s %-6s %-24s %-6s %9s %7s  %s' "target-cpu=x86-64" "(part 1)" "" "" ok "" "" \
+            "same cfgs as the baseline build: tested by every part 1 row")")
+    else
+        echo "cpu-matrix: rustc's default target-cpu is not x86-64: add a build for it" >&2
+        FAILED_ROWS+=(x86-64)
+    fi
+fi
+
+# name | RUSTFLAGS | /proc/cpuinfo flags it needs | single backend | bulk | backends | doctests
+PART3_ROWS=(
+    "x86-64-v2|-C target-cpu=x86-64-v2|ssse3 sse4_1 sse4_2 popcnt cx16|scalar|$NATIVE_BULK|$NATIVE_BACKENDS|no"
+    "x86-64-v3|-C target-cpu=x86-64-v3|avx2 bmi1 bmi2 fma movbe abm f16c|bmi2|$NATIVE_BULK|$NATIVE_BACKENDS|no"
+    "x86-64-v4|-C target-cpu=x86-64-v4|avx2 bmi2 avx512f avx512bw avx512cd avx512dq avx512vl|bmi2|$NATIVE_BULK|$NATIVE_BACKENDS|no"
+    # znver2 also enables SSE4a and CLZERO, which LLVM emits only for their
+    # intrinsics (this crate uses neither); VMs often hide both flags.
+    "znver2|-C target-cpu=znver2|avx2 bmi2 fma movbe adx rdseed sha_ni|scalar|$NATIVE_BULK|$NATIVE_BACKENDS|no"
+    "force-scalar|--cfg varint_turbo_force_scalar||scalar|scalar|scalar|yes"
+)
+for row in "${PART3_ROWS[@]}"; do
+    IFS='|' read -r name flags needs single bulk test_backends doctests <<<"$row"
+    wanted "$name" || continue
+    missing=""
+    for flag in $needs; do [[ $NATIVE_FLAGS == *" $flag "* ]] || missing+=" $flag"; done
+    if [[ -n $missing ]]; then
+        echo "==> $name: SKIPPED: this CPU lacks$missing"
+        SUMMARY+=("$(printf '%-20s %-20s %-6s %-24s %-6s %9s %7s  %s' "$name" "" "" "" SKIP "" "" "CPU lacks$missing")")
+        continue
+    fi
+    echo "==> $name: RUSTFLAGS='$flags' cargo test --no-run --target-dir $TARGET_DIR/cpu-$name ($PROFILE profile)"
+    T0=$(now_ms)
+    if ! RUSTFLAGS=$flags build_test_binaries "$WORK/build-$name.json" \
+        --target-dir "$TARGET_DIR/cpu-$name" "${PROFILE_ARGS[@]}" 2>"$LOGS/$name-build.log"; then
+        show_failure "$LOGS/$name-build.log"
+        FAILED_ROWS+=("$name")
+        TOTAL_FAILED=$((TOTAL_FAILED + 1))
+        SUMMARY+=("$(printf '%-20s %-20s %-6s %-24s %-6s %9s %7s  %s' "$name" "" "" "" FAIL "" "" "build failed")")
+        continue
+    fi
+    echo "    built in $(secs $(($(now_ms) - T0))) s: ${#BINS[@]} test binaries"
+    run_row "$name" - "$NATIVE_VENDOR" "$NATIVE_FAMILY" "$NATIVE_BACKENDS" "$NATIVE_PDEP" \
+        "$bulk" "$single" "$test_backends"
+    if [[ $doctests == yes ]]; then
+        log=$LOGS/$name-doctests.log
+        rc=0
+        RUSTFLAGS=$flags RUSTDOCFLAGS=$flags cargo test --doc --target-dir "$TARGET_DIR/cpu-$name" \
+            "${PROFILE_ARGS[@]}" >"$log" 2>&1 || rc=$?
+        read -r p f i < <(count_results "$log")
+        echo "    doctests: $p passed, $f failed, $i ignored$([[ $rc -ne 0 ]] && echo "   EXIT $rc")"
+        TOTAL_PASSED=$((TOTAL_PASSED + p))
+        TOTAL_FAILED=$((TOTAL_FAILED + f))
+        if [[ $rc -ne 0 ]]; then
+            [[ $f -eq 0 ]] && TOTAL_FAILED=$((TOTAL_FAILED + 1))
+            FAILED_ROWS+=("$name-doctests")
+            show_failure "$log"
+        fi
+    fi
+done
+BINS=("${BASELINE_BINS[@]}")
 
 # ---- summary -------------------------------------------------------------------------
 
