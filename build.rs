@@ -29,15 +29,19 @@ fn main() {
     }
 }
 
+// `__cpuid` is a safe function since Rust 1.89 and `unsafe` before; the
+// big-endian check (scripts/cross-s390x.sh) builds this script with 1.85.
+#[allow(unused_unsafe)]
 #[cfg(target_arch = "x86_64")]
 fn build_machine_pdep_is_microcoded() -> bool {
     use std::arch::x86_64::__cpuid;
-    let leaf0 = __cpuid(0);
+    // SAFETY: CPUID leaves 0 and 1 exist on every x86-64 CPU.
+    let (leaf0, leaf1) = unsafe { (__cpuid(0), __cpuid(1)) };
     let mut vendor = [0u8; 12];
     vendor[..4].copy_from_slice(&leaf0.ebx.to_le_bytes());
     vendor[4..8].copy_from_slice(&leaf0.edx.to_le_bytes());
     vendor[8..].copy_from_slice(&leaf0.ecx.to_le_bytes());
-    let eax = __cpuid(1).eax;
+    let eax = leaf1.eax;
     let base = (eax >> 8) & 0xf;
     let family = if base == 0xf {
         base + ((eax >> 20) & 0xff)

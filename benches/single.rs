@@ -21,7 +21,8 @@
 //! **Backends.** `api` is the public function (the compile-time selection,
 //! see `varint_turbo::single_value_backend()`), then every per-backend type
 //! (`scalar`, `ssse3`, `bmi2`; the last two only when `new()` returns
-//! `Some`). The batch loop of a SIMD backend is compiled with that
+//! `Some`; `neon` on aarch64). varint-simd is x86-64 only, so on other
+//! targets the comparison is with prost alone. The batch loop of a SIMD backend is compiled with that
 //! backend's `#[target_feature]` so its kernels inline into the loop, as
 //! they would in a build that selects that backend; without it every value
 //! would pay a call.
@@ -46,6 +47,8 @@ use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+use varint_turbo::arch::aarch64::Neon;
 #[cfg(target_arch = "x86_64")]
 use varint_turbo::arch::x86_64::{Bmi2, Ssse3};
 use varint_turbo::arch::Scalar;
@@ -63,8 +66,15 @@ const OUT_LEN: usize = BATCH * 10 + 16;
 
 /// The integer types of the workloads: what both crates decode into and
 /// encode from.
+#[cfg(target_arch = "x86_64")]
 trait Int: varint_turbo::VarInt + varint_simd::VarIntTarget + Into<u64> + Debug {}
+#[cfg(target_arch = "x86_64")]
 impl<T: varint_turbo::VarInt + varint_simd::VarIntTarget + Into<u64> + Debug> Int for T {}
+/// The integer types of the workloads (varint-simd builds only on x86-64).
+#[cfg(not(target_arch = "x86_64"))]
+trait Int: varint_turbo::VarInt + Into<u64> + Debug {}
+#[cfg(not(target_arch = "x86_64"))]
+impl<T: varint_turbo::VarInt + Into<u64> + Debug> Int for T {}
 
 /// One workload: the values, their varints back to back, and the scalar
 /// reference's running checksum.
@@ -296,6 +306,8 @@ backend_runs!(scalar_runs, Scalar);
 backend_runs!(ssse3_runs, Ssse3, "ssse3");
 #[cfg(target_arch = "x86_64")]
 backend_runs!(bmi2_runs, Bmi2, "bmi2");
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+backend_runs!(neon_runs, Neon);
 
 /// varint-turbo's public functions (the compile-time backend selection).
 mod api_runs {
@@ -335,7 +347,9 @@ mod api_runs {
     }
 }
 
-/// varint-simd 0.4 (`decode`, `decode_unsafe`, `encode_to_slice`, `encode`).
+/// varint-simd 0.4 (`decode`, `decode_unsafe`, `encode_to_slice`, `encode`);
+/// it compiles only for x86-64 (its SIMD code has no fallback).
+#[cfg(target_arch = "x86_64")]
 mod simd_runs {
     use super::*;
 
@@ -521,6 +535,8 @@ fn bench_workload<T: Int>(
     let scalar = Scalar::new().expect("the scalar backend is always available");
     #[cfg(target_arch = "x86_64")]
     let (ssse3, bmi2) = (Ssse3::new(), Bmi2::new());
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    let neon = Neon::new();
 
     // Safe decode, as a parser of untrusted input uses it.
     let mut group = new_group(c, "decode", workload);
@@ -542,6 +558,13 @@ fn bench_workload<T: Int>(
             bmi2_runs::decode::<T>(bmi2, buf, pos)
         });
     }
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    if let Some(neon) = neon {
+        bench_decode(&mut group, &pool, "neon", |buf, pos| unsafe {
+            neon_runs::decode::<T>(neon, buf, pos)
+        });
+    }
+    #[cfg(target_arch = "x86_64")]
     bench_decode(&mut group, &pool, "varint-simd", simd_runs::decode::<T>);
     bench_decode(&mut group, &pool, "prost", prost_runs::decode);
     group.finish();
@@ -564,6 +587,13 @@ fn bench_workload<T: Int>(
             bmi2_runs::decode_unchecked::<T>(bmi2, buf, pos)
         });
     }
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    if let Some(neon) = neon {
+        bench_decode(&mut group, &pool, "neon", |buf, pos| unsafe {
+            neon_runs::decode_unchecked::<T>(neon, buf, pos)
+        });
+    }
+    #[cfg(target_arch = "x86_64")]
     bench_decode(
         &mut group,
         &pool,
@@ -590,6 +620,13 @@ fn bench_workload<T: Int>(
             bmi2_runs::encode_to_slice(bmi2, values, out)
         });
     }
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    if let Some(neon) = neon {
+        bench_encode(&mut group, &pool, "neon", |values, out| unsafe {
+            neon_runs::encode_to_slice(neon, values, out)
+        });
+    }
+    #[cfg(target_arch = "x86_64")]
     bench_encode(
         &mut group,
         &pool,
@@ -616,6 +653,13 @@ fn bench_workload<T: Int>(
             bmi2_runs::encode_store(bmi2, values, out)
         });
     }
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    if let Some(neon) = neon {
+        bench_encode(&mut group, &pool, "neon", |values, out| unsafe {
+            neon_runs::encode_store(neon, values, out)
+        });
+    }
+    #[cfg(target_arch = "x86_64")]
     bench_encode(
         &mut group,
         &pool,

@@ -31,14 +31,39 @@ impl BulkDecodeError {
         }
     }
     /// Why the value could not be decoded.
+    ///
+    /// ```
+    /// use varint_turbo::{decode_slice, DecodeError};
+    /// let mut out = [0u8; 4];
+    /// // 300 does not fit a u8.
+    /// let error = decode_slice(&[0x01, 0x02, 0xac, 0x02], &mut out).unwrap_err();
+    /// assert_eq!(error.kind(), DecodeError::Overflow);
+    /// ```
     pub fn kind(&self) -> DecodeError {
         self.kind
     }
     /// The index of the failing value (= number of values decoded before it).
+    ///
+    /// ```
+    /// use varint_turbo::{decode_slice, DecodeError};
+    /// let mut out = [0u8; 4];
+    /// // 300 does not fit a u8.
+    /// let error = decode_slice(&[0x01, 0x02, 0xac, 0x02], &mut out).unwrap_err();
+    /// assert_eq!(error.index(), 2);
+    /// assert_eq!(out[..2], [1, 2]);
+    /// ```
     pub fn index(&self) -> usize {
         self.index
     }
     /// The byte offset in the input where the failing varint starts.
+    ///
+    /// ```
+    /// use varint_turbo::{decode_slice, DecodeError};
+    /// let mut out = [0u8; 4];
+    /// // 300 does not fit a u8.
+    /// let error = decode_slice(&[0x01, 0x02, 0xac, 0x02], &mut out).unwrap_err();
+    /// assert_eq!(error.offset(), 2);
+    /// ```
     pub fn offset(&self) -> usize {
         self.offset
     }
@@ -74,6 +99,9 @@ pub enum Backend {
     /// AVX-512 F/BW/VL/CD/VBMI/VBMI2: 64-byte windows, `vpcompressb` and
     /// `vpermb` instead of tables.
     Avx512Vbmi2,
+    /// aarch64 NEON: the table-driven fixed-grid decoder with `tbl` on
+    /// 8-byte chunks (NEON is part of the aarch64 baseline).
+    Neon,
 }
 
 impl fmt::Display for Backend {
@@ -83,17 +111,101 @@ impl fmt::Display for Backend {
             Backend::Ssse3 => "ssse3",
             Backend::Avx2 => "avx2",
             Backend::Avx512Vbmi2 => "avx512-vbmi2",
+            Backend::Neon => "neon",
         })
     }
 }
 
-/// Scalar reference for the bulk decoders.
+/// The portable bulk decoder: [`scalar_values`] on independent streams.
+///
+/// Decoding value by value, each length must be known before the next
+/// value's load can start: a chain of load, mask, `tzcnt` and add of about
+/// 12 cycles per value that no amount of instruction-level parallelism
+/// shortens. So an input of at least [`STREAM_MIN_BYTES`] is cut into
+/// [`STREAMS`] segments, each ending right after a terminating byte, and
+/// one loop decodes a value from each segment per turn: four independent
+/// chains. [`count_varints`] of each segment says where its values go.
+///
+/// Any error, and anything that does not fit this plan (`out` shorter than
+/// the values, segments too short), falls back to decoding the remaining
+/// segments in order, value by value, so results and errors are exactly
+/// those of [`scalar_values`]; slots after a failing value may have been
+/// written.
 pub(crate) fn decode_slice_scalar<T: VarInt>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
-    scalar_values(input, 0, out, 0, usize::MAX)
+    if input.len() < STREAM_MIN_BYTES {
+        return scalar_values(input, 0, out, 0, usize::MAX);
+    }
+    // Segment k is input[bounds[k]..bounds[k + 1]]; its values go to
+    // out[firsts[k]..firsts[k + 1]].
+    let mut bounds = [input.len(); STREAMS + 1];
+    bounds[0] = 0;
+    for k in 1..STREAMS {
+        let from = (input.len() * k / STREAMS).max(bounds[k - 1]);
+        bounds[k] = match input[from..].iter().position(|&byte| byte < 0x80) {
+            Some(at) => from + at + 1,
+            None => input.len(),
+        };
+    }
+    let mut firsts = [0usize; STREAMS + 1];
+    for k in 0..STREAMS {
+        firsts[k + 1] = firsts[k] + count_varints_portable(&input[bounds[k]..bounds[k + 1]]);
+    }
+    if out.len() < firsts[STREAMS] {
+        return scalar_values(input, 0, out, 0, usize::MAX);
+    }
+    let mut pos: [usize; STREAMS] = core::array::from_fn(|k| bounds[k]);
+    let mut next: [usize; STREAMS] = core::array::from_fn(|k| firsts[k]);
+    // Interleaved, in rounds of `turns` values per segment: each segment
+    // has that many values left, and every window read (16 bytes; a value
+    // has at most 10) stays inside `input`. A window may extend into the
+    // next segment, but a segment's values end inside it.
+    'interleaved: loop {
+        let values_left = (0..STREAMS)
+            .map(|k| firsts[k + 1] - next[k])
+            .min()
+            .unwrap_or(0);
+        let last_room = (input.len() - pos[STREAMS - 1]).saturating_sub(16) / 10;
+        let turns = values_left.min(last_room);
+        if turns == 0 {
+            break;
+        }
+        for _ in 0..turns {
+            for k in 0..STREAMS {
+                match crate::decode::decode_with(&input[pos[k]..], scalar::decode::<T>) {
+                    Ok((value, len)) => {
+                        out[next[k]].write(value);
+                        next[k] += 1;
+                        pos[k] += len;
+                    }
+                    // The in-order finish below reports it (or an earlier one).
+                    Err(_) => break 'interleaved,
+                }
+            }
+        }
+    }
+    // Finish each segment in order, value by value: the first error in
+    // input order is the one reported, with every value before it written.
+    for k in 0..STREAMS {
+        let (n, consumed) =
+            scalar_values_before(input, pos[k], out, next[k], usize::MAX, bounds[k + 1])?;
+        next[k] += n;
+        pos[k] += consumed;
+        if (pos[k], next[k]) != (bounds[k + 1], firsts[k + 1]) {
+            // Unreachable: without an error a segment decodes to exactly
+            // its terminators. Never report a wrong count: start over.
+            return scalar_values(input, 0, out, 0, usize::MAX);
+        }
+    }
+    Ok((firsts[STREAMS], bounds[STREAMS]))
 }
+
+/// Independent decode chains of [`decode_slice_scalar`].
+const STREAMS: usize = 4;
+/// Below this the streams' set-up costs more than they gain.
+const STREAM_MIN_BYTES: usize = 256;
 
 /// Decodes up to `limit` values one at a time with the scalar kernel,
 /// starting at `input[pos..]` and `out[written..]`, until `out` is full or
@@ -147,15 +259,25 @@ pub(crate) fn scalar_values_before<T: VarInt>(
 }
 
 impl Backend {
-    /// Every bulk backend, slowest first.
-    pub const ALL: [Backend; 4] = [
+    /// Every bulk backend, slowest first (among those of one architecture).
+    pub const ALL: [Backend; 5] = [
         Backend::Scalar,
         Backend::Ssse3,
         Backend::Avx2,
         Backend::Avx512Vbmi2,
+        Backend::Neon,
     ];
 
     /// Whether the running CPU can run this backend.
+    ///
+    /// ```
+    /// use varint_turbo::Backend;
+    /// assert!(Backend::Scalar.is_supported());
+    /// assert!(varint_turbo::detected_backend().is_supported());
+    /// for backend in Backend::ALL {
+    ///     println!("{backend}: {}", backend.is_supported());
+    /// }
+    /// ```
     pub fn is_supported(self) -> bool {
         match self {
             Backend::Scalar => true,
@@ -172,6 +294,11 @@ impl Backend {
                 "bmi2",
                 "popcnt"
             ),
+            Backend::Neon => cfg!(all(
+                target_arch = "aarch64",
+                target_endian = "little",
+                not(varint_turbo_force_scalar)
+            )),
         }
     }
 
@@ -179,6 +306,15 @@ impl Backend {
     ///
     /// # Panics
     /// If the CPU does not support the backend ([`is_supported`](Self::is_supported)).
+    ///
+    /// ```
+    /// use varint_turbo::Backend;
+    /// for backend in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+    ///     let mut out = [0u32; 4];
+    ///     assert_eq!(backend.decode_slice(&[0x03, 0x8e, 0x02], &mut out), Ok((2, 3)));
+    ///     assert_eq!(out[..2], [3, 270]);
+    /// }
+    /// ```
     pub fn decode_slice<T: VarInt>(
         self,
         input: &[u8],
@@ -212,6 +348,8 @@ impl Backend {
             Backend::Avx512Vbmi2 => unsafe {
                 crate::arch::x86_64::avx512::decode_slice(input, out)
             },
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Backend::Neon => crate::arch::aarch64::neon_bulk::decode_slice(input, out),
             _ => decode_slice_scalar(input, out),
         }
     }
@@ -220,6 +358,13 @@ impl Backend {
     ///
     /// # Panics
     /// If the CPU does not support the backend ([`is_supported`](Self::is_supported)).
+    ///
+    /// ```
+    /// use varint_turbo::Backend;
+    /// for backend in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+    ///     assert_eq!(backend.count_varints(&[0x03, 0x8e, 0x02]), 2);
+    /// }
+    /// ```
     pub fn count_varints(self, input: &[u8]) -> usize {
         assert!(
             self.is_supported(),
@@ -240,6 +385,13 @@ impl Backend {
     ///
     /// # Panics
     /// If the CPU does not support the backend ([`is_supported`](Self::is_supported)).
+    ///
+    /// ```
+    /// use varint_turbo::Backend;
+    /// for backend in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+    ///     assert_eq!(backend.encoded_len_sum(&[1u32, 300]), 3);
+    /// }
+    /// ```
     pub fn encoded_len_sum<T: VarInt>(self, values: &[T]) -> usize {
         assert!(
             self.is_supported(),
@@ -261,22 +413,34 @@ impl Backend {
     ///
     /// # Panics
     /// If the CPU does not support the backend ([`is_supported`](Self::is_supported)).
+    ///
+    /// ```
+    /// use varint_turbo::Backend;
+    /// for backend in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+    ///     let mut out = [0u8; 3];
+    ///     assert_eq!(backend.encode_slice_into(&[1u32, 300], &mut out), (2, 3));
+    ///     assert_eq!(out, [0x01, 0xac, 0x02]);
+    /// }
+    /// ```
     pub fn encode_slice_into<T: VarInt>(self, values: &[T], out: &mut [u8]) -> (usize, usize) {
         assert!(
             self.is_supported(),
             "the {self} backend is not supported by this CPU"
         );
-        // The SIMD kernels need room for everything; find how much fits
-        // first unless the worst case does.
-        let fits_all = values.len().saturating_mul(T::MAX_LEN) <= out.len()
-            || self.encoded_len_sum(values) <= out.len();
         match self {
+            // The SIMD kernel needs room for everything: the worst case
+            // fits, or the exact total does.
             #[cfg(target_arch = "x86_64")]
+            Backend::Avx512Vbmi2
+                if values.len().saturating_mul(T::MAX_LEN) <= out.len()
+                    || self.encoded_len_sum(values) <= out.len() =>
             // SAFETY: the CPU supports the backend (checked above) and `out`
-            // holds the encoding of all `values` (`fits_all`).
-            Backend::Avx512Vbmi2 if fits_all => (values.len(), unsafe {
-                crate::arch::x86_64::avx512::encode_slice(values, out)
-            }),
+            // holds the encoding of all `values` (the guard).
+            {
+                (values.len(), unsafe {
+                    crate::arch::x86_64::avx512::encode_slice(values, out)
+                })
+            }
             _ => encode_slice_into_scalar(values, out),
         }
     }
@@ -308,12 +472,19 @@ static DETECTED: AtomicU8 = AtomicU8::new(0);
 
 /// The backend the bulk functions use on this CPU: the fastest one it
 /// supports, detected on first use and cached.
+///
+/// ```
+/// let backend = varint_turbo::detected_backend();
+/// assert!(backend.is_supported());
+/// println!("bulk backend: {backend}");
+/// ```
 pub fn detected_backend() -> Backend {
     match DETECTED.load(Ordering::Relaxed) {
         1 => Backend::Scalar,
         2 => Backend::Ssse3,
         3 => Backend::Avx2,
         4 => Backend::Avx512Vbmi2,
+        5 => Backend::Neon,
         _ => {
             let backend = Backend::ALL
                 .into_iter()
@@ -373,7 +544,7 @@ fn decode_uninit<T: VarInt>(
 
 /// Views initialized slots as possibly uninitialized ones, for the
 /// decoders, which write only initialized values.
-fn as_uninit<T>(out: &mut [T]) -> &mut [MaybeUninit<T>] {
+pub(crate) fn as_uninit<T>(out: &mut [T]) -> &mut [MaybeUninit<T>] {
     // SAFETY: `MaybeUninit<T>` has the layout of `T`; every decoder writes
     // only initialized values (`MaybeUninit::write` or stores of computed
     // values), so the slots stay initialized for the caller's `&mut [T]`.
@@ -386,8 +557,11 @@ fn as_uninit<T>(out: &mut [T]) -> &mut [MaybeUninit<T>] {
 /// zeroed first, the decoder writes it.
 ///
 /// ```
-/// let values = varint_turbo::decode_all::<u32>(&[0x03, 0x8e, 0x02, 0x9e, 0xa7, 0x05]);
+/// use varint_turbo::{decode_all, DecodeError};
+/// let values = decode_all::<u32>(&[0x03, 0x8e, 0x02, 0x9e, 0xa7, 0x05]);
 /// assert_eq!(values, Ok(vec![3, 270, 86942]));
+/// let error = decode_all::<u64>(&[0x01, 0x96]).unwrap_err();
+/// assert_eq!((error.kind(), error.index(), error.offset()), (DecodeError::Truncated, 1, 1));
 /// ```
 #[cfg(feature = "alloc")]
 pub fn decode_all<T: VarInt>(input: &[u8]) -> Result<Vec<T>, BulkDecodeError> {
@@ -421,6 +595,12 @@ fn check_rest<T: VarInt>(
 }
 
 /// [`decode_slice`] for zigzag varints (protobuf `sint32`/`sint64`, Avro).
+///
+/// ```
+/// let mut out = [0i32; 4];
+/// assert_eq!(varint_turbo::decode_slice_zigzag(&[0x01, 0x02, 0x03], &mut out), Ok((3, 3)));
+/// assert_eq!(out[..3], [-1, 1, -2]);
+/// ```
 pub fn decode_slice_zigzag<T: ZigZag>(
     input: &[u8],
     out: &mut [T],
@@ -443,6 +623,10 @@ pub fn decode_slice_zigzag<T: ZigZag>(
 }
 
 /// [`decode_all`] for zigzag varints.
+///
+/// ```
+/// assert_eq!(varint_turbo::decode_all_zigzag::<i64>(&[0x7f, 0x80, 0x01]), Ok(vec![-64, 64]));
+/// ```
 #[cfg(feature = "alloc")]
 pub fn decode_all_zigzag<T: ZigZag>(input: &[u8]) -> Result<Vec<T>, BulkDecodeError> {
     let mut out: Vec<T> = Vec::with_capacity(count_varints(input));
@@ -532,6 +716,12 @@ pub(crate) fn encoded_len_sum_portable<T: VarInt>(values: &[T]) -> usize {
 }
 
 /// Appends the varints of `values` to `out`; returns the bytes written.
+///
+/// ```
+/// let mut out = vec![0xff];
+/// assert_eq!(varint_turbo::encode_slice(&[1u32, 300], &mut out), 3);
+/// assert_eq!(out, [0xff, 0x01, 0xac, 0x02]);
+/// ```
 #[cfg(feature = "alloc")]
 pub fn encode_slice<T: VarInt>(values: &[T], out: &mut Vec<u8>) -> usize {
     let total = encoded_len_sum(values);
@@ -542,19 +732,70 @@ pub fn encode_slice<T: VarInt>(values: &[T], out: &mut Vec<u8>) -> usize {
     written
 }
 
-/// [`encode_slice`] for zigzag varints.
+/// Values converted to zigzag form per chunk by the zigzag encoders (a
+/// stack buffer of at most 2 KiB), then encoded by the bulk encoder.
+const ZIGZAG_CHUNK: usize = 256;
+
+/// Calls `encode` with the zigzag forms of `values`, a chunk at a time, for
+/// as long as it returns `true`.
+#[inline(always)]
+fn for_zigzag_chunks<T: ZigZag>(values: &[T], mut encode: impl FnMut(&[T::Unsigned]) -> bool) {
+    let mut buffer = [T::Unsigned::default(); ZIGZAG_CHUNK];
+    for chunk in values.chunks(ZIGZAG_CHUNK) {
+        for (slot, &value) in buffer.iter_mut().zip(chunk) {
+            *slot = value.zigzag_encode();
+        }
+        if !encode(&buffer[..chunk.len()]) {
+            break;
+        }
+    }
+}
+
+/// [`encode_slice`] for zigzag varints (protobuf `sint32`/`sint64`, Avro).
+///
+/// ```
+/// let mut out = Vec::new();
+/// assert_eq!(varint_turbo::encode_slice_zigzag(&[0i32, -1, 1, -64, 64], &mut out), 6);
+/// assert_eq!(out, [0x00, 0x01, 0x02, 0x7f, 0x80, 0x01]);
+/// ```
 #[cfg(feature = "alloc")]
 pub fn encode_slice_zigzag<T: ZigZag>(values: &[T], out: &mut Vec<u8>) -> usize {
     let start = out.len();
-    for &value in values {
-        let (bytes, len) = crate::encode(value.zigzag_encode());
-        out.extend_from_slice(&bytes[..usize::from(len)]);
-    }
+    for_zigzag_chunks(values, |unsigned| {
+        encode_slice(unsigned, out);
+        true
+    });
     out.len() - start
+}
+
+/// [`encode_slice_into`] for zigzag varints: encodes as many of `values`
+/// as fit, whole, into `out`; returns (values encoded, bytes written).
+///
+/// ```
+/// let mut out = [0u8; 4];
+/// // -1000 and 1000 take 2 bytes each; the third value does not fit.
+/// assert_eq!(varint_turbo::encode_slice_zigzag_into(&[-1000i64, 1000, 5], &mut out), (2, 4));
+/// ```
+pub fn encode_slice_zigzag_into<T: ZigZag>(values: &[T], out: &mut [u8]) -> (usize, usize) {
+    let (mut encoded, mut written) = (0, 0);
+    for_zigzag_chunks(values, |unsigned| {
+        let (n, bytes) = encode_slice_into(unsigned, &mut out[written..]);
+        encoded += n;
+        written += bytes;
+        n == unsigned.len()
+    });
+    (encoded, written)
 }
 
 /// Encodes as many of `values` as fit, whole, into `out`, without
 /// allocating; returns (values encoded, bytes written).
+///
+/// ```
+/// let mut out = [0u8; 4];
+/// // 1 and 300 take 3 bytes; 16384 would need 3 more.
+/// assert_eq!(varint_turbo::encode_slice_into(&[1u32, 300, 16384], &mut out), (2, 3));
+/// assert_eq!(out[..3], [0x01, 0xac, 0x02]);
+/// ```
 pub fn encode_slice_into<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usize) {
     if values.len() < 8 {
         return encode_slice_into_scalar(values, out);

@@ -1,4 +1,13 @@
 //! The single-value encoders of the public API.
+//!
+//! Every kernel encodes branch-free into a 16-byte window: the length comes
+//! from [`encoded_len`] (Go protobuf's `SizeVarint` formula), the low 56
+//! bits are spread into 7-bit groups (shifts and masks in the scalar
+//! backend, one `PDEP` in the BMI2 one), the continuation bits for that
+//! length come from a table, and bytes 0..10 are written as one 8-byte and
+//! one 2-byte store (zeros past the varint). A caller's slice shorter than
+//! 16 bytes goes through a local window and a copy of `len` bytes. The
+//! backend is chosen at compile time, as for decoding.
 
 use crate::arch::{scalar, selected};
 use crate::varint::VarInt;

@@ -3,8 +3,8 @@
 //! environment variables:
 //!
 //! * `VARINT_TURBO_EXPECT_BACKENDS`: comma-separated, e.g.
-//!   `scalar,ssse3,bmi2`; the set of available backends must equal it
-//!   (`api` is implied and may be listed or not).
+//!   `scalar,ssse3,bmi2` (`scalar,neon` on aarch64); the set of available
+//!   backends must equal it (`api` is implied and may be listed or not).
 //! * `VARINT_TURBO_EXPECT_PDEP_FAST`: `true` or `false`.
 //! * `VARINT_TURBO_EXPECT_SINGLE_BACKEND`: `scalar` or `bmi2`.
 

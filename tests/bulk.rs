@@ -42,6 +42,13 @@ fn bulk_backends() -> Vec<Bulk> {
             "AVX-512 detection"
         );
     }
+    // NEON is the aarch64 baseline: the backend must always be there.
+    #[cfg(all(
+        target_arch = "aarch64",
+        target_endian = "little",
+        not(varint_turbo_force_scalar)
+    ))]
+    assert!(Bulk::Neon.is_supported(), "NEON detection");
     differential::bulk_backends()
 }
 
@@ -323,6 +330,29 @@ fn packed_vectors_through_every_backend() {
     assert!(rows >= 60, "only {rows} packed rows parsed");
 }
 
+/// u64 encoders may take narrower lanes for runs of values below 2^56:
+/// runs of such values (up to 2^56 - 1) with one larger value at every
+/// position of a block, and none at all.
+#[test]
+fn encode_u64_runs_below_and_above_2_pow_56() {
+    let below: Vec<u64> = (0..96u64)
+        .map(|i| match i % 4 {
+            0 => (1 << 56) - 1 - i,
+            1 => (1 << (i % 57)).max(1) - 1,
+            2 => i * 0x0102_0304_0506,
+            _ => 1 << (7 * (i % 8)),
+        })
+        .collect();
+    check_encode_slices(&below);
+    for at in 0..40 {
+        let mut values = below.clone();
+        values[at] = (1 << 56) + at as u64;
+        check_encode_slices(&values);
+        values[at] = u64::MAX - at as u64;
+        check_encode_slices(&values);
+    }
+}
+
 #[test]
 fn zigzag_slices_round_trip() {
     let values: Vec<i64> = (-300i64..300).chain([i64::MIN, i64::MAX, -1, 0]).collect();
@@ -338,6 +368,28 @@ fn zigzag_slices_round_trip() {
         varint_turbo::decode_all_zigzag::<i64>(&bytes).unwrap(),
         values
     );
+    // Without allocating: exact room, then every shorter room (as many
+    // whole values as fit, across the encoder's internal chunks).
+    let mut exact = vec![0u8; expected.len()];
+    assert_eq!(
+        varint_turbo::encode_slice_zigzag_into(&values, &mut exact),
+        (values.len(), expected.len())
+    );
+    assert_eq!(exact, expected);
+    let mut ends = vec![0];
+    for &v in &values {
+        ends.push(ends.last().unwrap() + reference_encode(reference_zigzag_encode(v)).len());
+    }
+    for room in [0, 1, 2, 300, 511, 512, 513, expected.len() - 1] {
+        let mut out = vec![0u8; room];
+        let fit = ends.iter().rposition(|&end| end <= room).unwrap();
+        assert_eq!(
+            varint_turbo::encode_slice_zigzag_into(&values, &mut out),
+            (fit, ends[fit]),
+            "room {room}"
+        );
+        assert_eq!(out[..ends[fit]], expected[..ends[fit]], "room {room}");
+    }
     let narrow: Vec<i32> = values.iter().map(|&v| v as i32).collect();
     let mut bytes32 = Vec::new();
     varint_turbo::encode_slice_zigzag(&narrow, &mut bytes32);

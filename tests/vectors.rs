@@ -11,30 +11,6 @@ const SINGLE: &str = include_str!("data/single.tsv");
 const ENCODE: &str = include_str!("data/encode.tsv");
 const PACKED: &str = include_str!("data/packed.tsv");
 
-/// The data lines of a TSV file (comments and blank lines skipped), split on
-/// tabs only, each with its 1-based line number. Panics on a line with the
-/// wrong number of columns.
-fn rows(text: &'static str, columns: usize) -> Vec<(usize, Vec<&'static str>)> {
-    let rows: Vec<_> = text
-        .lines()
-        .enumerate()
-        .filter(|(_, line)| !line.starts_with('#') && !line.is_empty())
-        .map(|(i, line)| {
-            let fields: Vec<&str> = line.split('\t').collect();
-            assert_eq!(fields.len(), columns, "line {}: {line:?}", i + 1);
-            (i + 1, fields)
-        })
-        .collect();
-    // Every non-comment line became a row: nothing was skipped silently.
-    let data_lines = text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .count();
-    assert_eq!(rows.len(), data_lines);
-    assert!(!rows.is_empty());
-    rows
-}
-
 // ---------------------------------------------------------------------------
 // single.tsv
 // ---------------------------------------------------------------------------
@@ -47,7 +23,7 @@ struct SingleRow {
 }
 
 fn single_rows() -> Vec<SingleRow> {
-    rows(SINGLE, 3)
+    tsv_rows(SINGLE, 3)
         .into_iter()
         .map(|(line, f)| {
             assert_eq!(f[0], "u64", "line {line}: type");
@@ -242,7 +218,7 @@ fn encode_tsv_every_row_every_backend() {
 
     let backends = backends();
     let mut counts = std::collections::BTreeMap::<&str, usize>::new();
-    for (line, f) in rows(ENCODE, 3) {
+    for (line, f) in tsv_rows(ENCODE, 3) {
         let bytes = unhex(f[2]);
         assert!((1..=10).contains(&bytes.len()), "line {line}");
         *counts.entry(f[0]).or_default() += 1;
@@ -358,7 +334,7 @@ fn encode_element(backend: Backend, field: &str, value: &str, out: &mut [u8]) ->
 fn packed_tsv_every_payload_every_backend() {
     let backends = backends();
     let mut counts = std::collections::BTreeMap::<&str, (usize, usize)>::new();
-    for (line, f) in rows(PACKED, 3) {
+    for (line, f) in tsv_rows(PACKED, 3) {
         let (field, payload) = (f[0], unhex(f[1]));
         let values: Vec<&str> = if f[2].is_empty() {
             vec![]

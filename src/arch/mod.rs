@@ -6,13 +6,17 @@
 //! * `x86_64::ssse3`: one 16-byte vector per varint (`pmovmskb` for the
 //!   length, `pmaddubsw`/`pmaddwd` to merge the 7-bit groups).
 //! * `x86_64::bmi2`: the scalar control flow with `PEXT`/`PDEP`.
+//! * `aarch64::neon`: NEON, one 16-byte vector per varint (not selected:
+//!   the scalar kernel is shorter on ARM cores; see `aarch64`).
 //!
 //! The single-value API picks one at **compile time** (`selected`), because
 //! an indirect call would cost more than the work. The per-backend types
-//! ([`Scalar`], `x86_64::{Ssse3, Bmi2}`) make every backend callable from
+//! ([`Scalar`], `x86_64::{Ssse3, Bmi2}`, `aarch64::Neon`) make every backend callable from
 //! tests and benchmarks whatever the build's choice; their `new()` checks
 //! the running CPU.
 
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+pub mod aarch64;
 pub mod scalar;
 #[cfg(target_arch = "x86_64")]
 pub mod x86_64;
@@ -30,6 +34,14 @@ macro_rules! backend_type {
 
         impl $name {
             /// Returns the backend if the running CPU supports it.
+            ///
+            /// (Shown with [`Scalar`](crate::arch::Scalar), which every CPU
+            /// has; every backend type has the same methods.)
+            ///
+            /// ```
+            /// let backend = varint_turbo::arch::Scalar::new().expect("always available");
+            /// assert_eq!(backend.decode::<u16>(&[0x7f]), Ok((127, 1)));
+            /// ```
             #[inline]
             pub fn new() -> Option<Self> {
                 if $enabled {
@@ -40,6 +52,14 @@ macro_rules! backend_type {
             }
 
             /// [`decode`](crate::decode) through this backend.
+            ///
+            /// (Shown with [`Scalar`](crate::arch::Scalar), which every CPU
+            /// has; every backend type has the same methods.)
+            ///
+            /// ```
+            /// let backend = varint_turbo::arch::Scalar::new().expect("always available");
+            /// assert_eq!(backend.decode::<u32>(&[0xac, 0x02]), Ok((300, 2)));
+            /// ```
             #[inline]
             pub fn decode<T: $crate::VarInt>(
                 self,
@@ -55,6 +75,17 @@ macro_rules! backend_type {
             /// # Safety
             /// As for [`decode_unchecked`](crate::decode_unchecked): `ptr`
             /// must be valid for reads of 16 initialized bytes.
+            ///
+            /// (Shown with [`Scalar`](crate::arch::Scalar), which every CPU
+            /// has; every backend type has the same methods.)
+            ///
+            /// ```
+            /// let backend = varint_turbo::arch::Scalar::new().expect("always available");
+            /// let mut buf = [0u8; 16];
+            /// buf[..2].copy_from_slice(&[0xac, 0x02]);
+            /// // SAFETY: `buf` has 16 readable bytes.
+            /// assert_eq!(unsafe { backend.decode_unchecked::<u32>(buf.as_ptr()) }, (300, 2));
+            /// ```
             #[inline(always)]
             pub unsafe fn decode_unchecked<T: $crate::VarInt>(self, ptr: *const u8) -> (T, usize) {
                 use $kernels as kernels;
@@ -64,6 +95,15 @@ macro_rules! backend_type {
             }
 
             /// [`encode`](crate::encode) through this backend.
+            ///
+            /// (Shown with [`Scalar`](crate::arch::Scalar), which every CPU
+            /// has; every backend type has the same methods.)
+            ///
+            /// ```
+            /// let backend = varint_turbo::arch::Scalar::new().expect("always available");
+            /// let (bytes, len) = backend.encode(300u32);
+            /// assert_eq!(&bytes[..usize::from(len)], &[0xac, 0x02]);
+            /// ```
             #[inline]
             pub fn encode<T: $crate::VarInt>(self, value: T) -> ([u8; 16], u8) {
                 use $kernels as kernels;
@@ -77,6 +117,16 @@ macro_rules! backend_type {
             ///
             /// # Panics
             /// If `out` is shorter than the varint.
+            ///
+            /// (Shown with [`Scalar`](crate::arch::Scalar), which every CPU
+            /// has; every backend type has the same methods.)
+            ///
+            /// ```
+            /// let backend = varint_turbo::arch::Scalar::new().expect("always available");
+            /// let mut out = [0u8; 10];
+            /// assert_eq!(backend.encode_to_slice(150u64, &mut out), 2);
+            /// assert_eq!(out[..2], [0x96, 0x01]);
+            /// ```
             #[inline]
             pub fn encode_to_slice<T: $crate::VarInt>(self, value: T, out: &mut [u8]) -> usize {
                 use $kernels as kernels;

@@ -7,7 +7,7 @@
 //!   but the [`DecodeError`] enum (to name the two error kinds), so a bug
 //!   shared by every backend still shows up.
 //! * [`backends`] lists every backend this CPU can run (the top-level API,
-//!   scalar, and on x86-64 SSSE3 and BMI2) and fails loudly if one that the
+//!   scalar, on x86-64 SSSE3 and BMI2, on aarch64 NEON) and fails loudly if one that the
 //!   CPU supports is missing (see [`expected_backends`]).
 //! * `check_*` compare every backend with the reference on one input.
 //!
@@ -19,6 +19,8 @@ use std::fmt::Debug;
 #[cfg(unix)]
 pub mod guarded_page;
 
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+use varint_turbo::arch::aarch64::Neon;
 #[cfg(target_arch = "x86_64")]
 use varint_turbo::arch::x86_64::{Bmi2, Ssse3};
 use varint_turbo::arch::Scalar;
@@ -221,13 +223,16 @@ pub enum Backend {
     /// `varint_turbo::arch::x86_64::Bmi2`.
     #[cfg(target_arch = "x86_64")]
     Bmi2(Bmi2),
+    /// `varint_turbo::arch::aarch64::Neon`.
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    Neon(Neon),
 }
 
 /// Every backend name this test suite knows, available or not.
-pub const ALL_BACKEND_NAMES: &[&str] = &["api", "scalar", "ssse3", "bmi2"];
+pub const ALL_BACKEND_NAMES: &[&str] = &["api", "scalar", "ssse3", "bmi2", "neon"];
 
 impl Backend {
-    /// "api", "scalar", "ssse3" or "bmi2".
+    /// "api", "scalar", "ssse3", "bmi2" or "neon".
     pub fn name(self) -> &'static str {
         match self {
             Backend::Api => "api",
@@ -236,6 +241,8 @@ impl Backend {
             Backend::Ssse3(_) => "ssse3",
             #[cfg(target_arch = "x86_64")]
             Backend::Bmi2(_) => "bmi2",
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Backend::Neon(_) => "neon",
         }
     }
 
@@ -248,6 +255,8 @@ impl Backend {
             Backend::Ssse3(b) => b.decode(input),
             #[cfg(target_arch = "x86_64")]
             Backend::Bmi2(b) => b.decode(input),
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Backend::Neon(b) => b.decode(input),
         }
     }
 
@@ -284,6 +293,8 @@ impl Backend {
                 Backend::Ssse3(b) => b.decode_unchecked(ptr),
                 #[cfg(target_arch = "x86_64")]
                 Backend::Bmi2(b) => b.decode_unchecked(ptr),
+                #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+                Backend::Neon(b) => b.decode_unchecked(ptr),
             }
         }
     }
@@ -303,6 +314,8 @@ impl Backend {
             Backend::Ssse3(b) => b.encode(value),
             #[cfg(target_arch = "x86_64")]
             Backend::Bmi2(b) => b.encode(value),
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Backend::Neon(b) => b.encode(value),
         }
     }
 
@@ -315,6 +328,8 @@ impl Backend {
             Backend::Ssse3(b) => b.encode_to_slice(value, out),
             #[cfg(target_arch = "x86_64")]
             Backend::Bmi2(b) => b.encode_to_slice(value, out),
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Backend::Neon(b) => b.encode_to_slice(value, out),
         }
     }
 
@@ -336,8 +351,8 @@ impl Backend {
 }
 
 /// The backends that MUST be available here: "api" and "scalar" always; on
-/// x86-64 "ssse3" and "bmi2" whenever the running CPU has the feature
-/// (unless the build compiled every SIMD path out with
+/// x86-64 "ssse3" and "bmi2" whenever the running CPU has the feature, on
+/// little-endian aarch64 "neon" (baseline there) (unless the build compiled every SIMD path out with
 /// `--cfg varint_turbo_force_scalar`, which the build script's cfgs make
 /// visible to the tests too).
 pub fn expected_backends() -> Vec<&'static str> {
@@ -352,6 +367,10 @@ pub fn expected_backends() -> Vec<&'static str> {
             names.push("bmi2");
         }
     }
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    if !cfg!(varint_turbo_force_scalar) {
+        names.push("neon");
+    }
     names
 }
 
@@ -364,6 +383,8 @@ pub fn available_backends() -> Vec<Backend> {
         list.extend(Ssse3::new().map(Backend::Ssse3));
         list.extend(Bmi2::new().map(Backend::Bmi2));
     }
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    list.extend(Neon::new().map(Backend::Neon));
     list
 }
 
@@ -392,7 +413,7 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// Parses lowercase or uppercase hex without separators; panics on anything else.
 pub fn unhex(text: &str) -> Vec<u8> {
-    assert!(text.len().is_multiple_of(2), "odd-length hex {text:?}");
+    assert_eq!(text.len() % 2, 0, "odd-length hex {text:?}");
     (0..text.len())
         .step_by(2)
         .map(|i| {
@@ -400,6 +421,76 @@ pub fn unhex(text: &str) -> Vec<u8> {
                 .unwrap_or_else(|e| panic!("bad hex {text:?}: {e}"))
         })
         .collect()
+}
+
+/// The data lines of a TSV file (comments and blank lines skipped), split on
+/// tabs only, each with its 1-based line number. Panics on a line with the
+/// wrong number of columns.
+pub fn tsv_rows(text: &'static str, columns: usize) -> Vec<(usize, Vec<&'static str>)> {
+    let rows: Vec<_> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| !line.starts_with('#') && !line.is_empty())
+        .map(|(i, line)| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            assert_eq!(fields.len(), columns, "line {}: {line:?}", i + 1);
+            (i + 1, fields)
+        })
+        .collect();
+    // Every non-comment line became a row: nothing was skipped silently.
+    let data_lines = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .count();
+    assert_eq!(rows.len(), data_lines);
+    assert!(!rows.is_empty());
+    rows
+}
+
+/// A row of `tests/data/packed.tsv`: a protobuf packed field payload (tag
+/// and length stripped) and its elements as the file lists them.
+pub struct PackedRow {
+    pub line: usize,
+    /// `uint64`, `uint32`, `int64`, `int32`, `sint32` or `sint64`.
+    pub field: &'static str,
+    pub payload: Vec<u8>,
+    /// The elements in decimal.
+    pub values: Vec<&'static str>,
+}
+
+/// Every row of `tests/data/packed.tsv`.
+pub fn packed_rows() -> Vec<PackedRow> {
+    tsv_rows(include_str!("../data/packed.tsv"), 3)
+        .into_iter()
+        .map(|(line, f)| PackedRow {
+            line,
+            field: f[0],
+            payload: unhex(f[1]),
+            values: if f[2].is_empty() {
+                vec![]
+            } else {
+                f[2].split(',').collect()
+            },
+        })
+        .collect()
+}
+
+/// Every row of `tests/data/encode.tsv`: line, type, decimal value, bytes.
+pub fn encode_rows() -> Vec<(usize, &'static str, &'static str, Vec<u8>)> {
+    tsv_rows(include_str!("../data/encode.tsv"), 3)
+        .into_iter()
+        .map(|(line, f)| (line, f[0], f[1], unhex(f[2])))
+        .collect()
+}
+
+/// How many bytes a read of one varint into a type of `max_len` bytes
+/// looks at: through its last byte, or `max_len` bytes, or to the end.
+pub fn examined(input: &[u8], max_len: usize) -> usize {
+    let through_last = input
+        .iter()
+        .position(|&byte| byte < 0x80)
+        .map_or(input.len(), |end| end + 1);
+    through_last.min(max_len)
 }
 
 /// `input` copied into a 16-byte buffer filled with `fill` (as

@@ -20,6 +20,17 @@ use crate::DecodeError;
 ///
 /// # Safety
 /// The CPU must support BMI2.
+///
+/// ```
+/// #[cfg(target_arch = "x86_64")]
+/// if std::is_x86_feature_detected!("bmi2") {
+///     use varint_turbo::arch::x86_64::bmi2;
+///     let mut window = [0u8; 16];
+///     window[..2].copy_from_slice(&[0xac, 0x02]);
+///     // SAFETY: the CPU has BMI2 (checked above).
+///     assert_eq!(unsafe { bmi2::decode::<u32>(&window) }, Ok((300, 2)));
+/// }
+/// ```
 #[target_feature(enable = "bmi2")]
 #[inline]
 pub unsafe fn decode<T: VarInt>(window: &[u8; 16]) -> Result<(T, usize), DecodeError> {
@@ -31,6 +42,17 @@ pub unsafe fn decode<T: VarInt>(window: &[u8; 16]) -> Result<(T, usize), DecodeE
 ///
 /// # Safety
 /// The CPU must support BMI2.
+///
+/// ```
+/// #[cfg(target_arch = "x86_64")]
+/// if std::is_x86_feature_detected!("bmi2") {
+///     use varint_turbo::arch::x86_64::bmi2;
+///     let mut window = [0u8; 16];
+///     window[..2].copy_from_slice(&[0xac, 0x02]);
+///     // SAFETY: the CPU has BMI2 (checked above).
+///     assert_eq!(unsafe { bmi2::decode_unchecked::<u32>(&window) }, (300, 2));
+/// }
+/// ```
 #[target_feature(enable = "bmi2")]
 #[inline]
 pub unsafe fn decode_unchecked<T: VarInt>(window: &[u8; 16]) -> (T, usize) {
@@ -41,6 +63,17 @@ pub unsafe fn decode_unchecked<T: VarInt>(window: &[u8; 16]) -> (T, usize) {
 ///
 /// # Safety
 /// The CPU must support BMI2.
+///
+/// ```
+/// #[cfg(target_arch = "x86_64")]
+/// if std::is_x86_feature_detected!("bmi2") {
+///     use varint_turbo::arch::x86_64::bmi2;
+///     let mut window = [0u8; 16];
+///     // SAFETY: the CPU has BMI2 (checked above).
+///     assert_eq!(unsafe { bmi2::encode(300u32, &mut window) }, 2);
+///     assert_eq!(window[..2], [0xac, 0x02]);
+/// }
+/// ```
 #[target_feature(enable = "bmi2")]
 #[inline]
 pub unsafe fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {
@@ -51,9 +84,9 @@ pub unsafe fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {
     let len = scalar::encoded_len(value);
     let low =
         _pdep_u64(value, PAYLOAD_BITS) | _bzhi_u64(scalar::CONTINUATION_BITS, (8 * len - 8) as u32);
-    // Bytes 8 and 9 as in `scalar::encode_with`.
-    let top = value >> 56;
     out[..8].copy_from_slice(&low.to_le_bytes());
-    out[8..10].copy_from_slice(&((top | (top >> 7) << 8) as u16).to_le_bytes());
+    if T::MAX_LEN > 8 {
+        scalar::store_top_byte(value, out);
+    }
     len
 }

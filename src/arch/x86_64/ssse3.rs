@@ -61,6 +61,17 @@ unsafe fn payload_and_len(window: &[u8; 16]) -> (u64, u64, usize) {
 ///
 /// # Safety
 /// The CPU must support SSSE3.
+///
+/// ```
+/// #[cfg(target_arch = "x86_64")]
+/// if std::is_x86_feature_detected!("ssse3") {
+///     use varint_turbo::arch::x86_64::ssse3;
+///     let mut window = [0u8; 16];
+///     window[..2].copy_from_slice(&[0xac, 0x02]);
+///     // SAFETY: the CPU has SSSE3 (checked above).
+///     assert_eq!(unsafe { ssse3::decode::<u32>(&window) }, Ok((300, 2)));
+/// }
+/// ```
 #[target_feature(enable = "ssse3")]
 #[inline]
 pub unsafe fn decode<T: VarInt>(window: &[u8; 16]) -> Result<(T, usize), DecodeError> {
@@ -78,6 +89,17 @@ pub unsafe fn decode<T: VarInt>(window: &[u8; 16]) -> Result<(T, usize), DecodeE
 ///
 /// # Safety
 /// The CPU must support SSSE3.
+///
+/// ```
+/// #[cfg(target_arch = "x86_64")]
+/// if std::is_x86_feature_detected!("ssse3") {
+///     use varint_turbo::arch::x86_64::ssse3;
+///     let mut window = [0u8; 16];
+///     window[..2].copy_from_slice(&[0xac, 0x02]);
+///     // SAFETY: the CPU has SSSE3 (checked above).
+///     assert_eq!(unsafe { ssse3::decode_unchecked::<u32>(&window) }, (300, 2));
+/// }
+/// ```
 #[target_feature(enable = "ssse3")]
 #[inline]
 pub unsafe fn decode_unchecked<T: VarInt>(window: &[u8; 16]) -> (T, usize) {
@@ -90,6 +112,17 @@ pub unsafe fn decode_unchecked<T: VarInt>(window: &[u8; 16]) -> (T, usize) {
 ///
 /// # Safety
 /// The CPU must support SSSE3.
+///
+/// ```
+/// #[cfg(target_arch = "x86_64")]
+/// if std::is_x86_feature_detected!("ssse3") {
+///     use varint_turbo::arch::x86_64::ssse3;
+///     let mut window = [0u8; 16];
+///     // SAFETY: the CPU has SSSE3 (checked above).
+///     assert_eq!(unsafe { ssse3::encode(300u32, &mut window) }, 2);
+///     assert_eq!(window[..2], [0xac, 0x02]);
+/// }
+/// ```
 #[target_feature(enable = "ssse3")]
 #[inline]
 pub unsafe fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {

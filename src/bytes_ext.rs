@@ -1,0 +1,290 @@
+//! Varints on [`bytes::Buf`] and [`bytes::BufMut`] (feature `bytes`): the
+//! buffers of prost, tonic, tokio-util codecs and most network code.
+//!
+//! A `Buf` may be non-contiguous (a [`Chain`](bytes::buf::Chain), a
+//! `VecDeque`, a rope of received segments): [`chunk()`](bytes::Buf::chunk)
+//! shows only the bytes up to the next seam. Reading one varint therefore
+//! takes one of two paths:
+//!
+//! * **fast path**: decode from `chunk()` with [`decode`](crate::decode).
+//!   This is every read on a contiguous buffer (`&[u8]`, `Bytes`,
+//!   `BytesMut`) and, in a chained buffer, every varint that ends before
+//!   the seam, whatever the chunk's length;
+//! * **seam path**: the varint starts in one chunk and continues in the
+//!   next. Its bytes (at most [`T::MAX_LEN`](crate::VarInt::MAX_LEN)) are
+//!   copied chunk by chunk into a 16-byte window, which then goes through
+//!   the same [`decode`](crate::decode). The result is the same as if the
+//!   buffer were contiguous.
+//!
+//! [`get_varints`](BufVarint::get_varints) runs the bulk decoder
+//! ([`decode_slice`](crate::decode_slice)) on each chunk and the seam path
+//! on the one varint that straddles each seam.
+//!
+//! ## What an error leaves behind
+//! A failed read does not advance the buffer when the failing varint lies
+//! inside the current chunk, which is always the case for contiguous
+//! buffers. On the seam path the bytes have to be consumed to be seen
+//! (`Buf` cannot look past its current chunk without advancing), so there
+//! an error leaves the buffer advanced past the bytes examined: the whole
+//! varint, or its first `T::MAX_LEN` bytes, or everything that remained,
+//! whichever is shortest. Either way the data is corrupt at that point.
+//!
+//! ```
+//! use bytes::{Buf, BufMut};
+//! use varint_turbo::{BufMutVarint, BufVarint};
+//!
+//! let mut out = bytes::BytesMut::new();
+//! out.put_varint(300u32);
+//! out.put_varint_zigzag(-2i64);
+//! assert_eq!(&out[..], &[0xac, 0x02, 0x03]);
+//!
+//! // Split the bytes across two chunks, in the middle of the first varint.
+//! let mut input = (&out[..1]).chain(&out[1..]);
+//! assert_eq!(input.get_varint::<u32>(), Ok(300));
+//! assert_eq!(input.get_varint_zigzag::<i64>(), Ok(-2));
+//! assert!(!input.has_remaining());
+//! ```
+
+use bytes::{Buf, BufMut};
+
+use crate::varint::VarInt;
+use crate::zigzag::ZigZag;
+use crate::{BulkDecodeError, DecodeError};
+
+/// The bytes [`BufMutVarint::put_varints`] encodes per step before copying
+/// them into the `BufMut`: room for 102 varints of the longest kind.
+const PUT_STAGING_BYTES: usize = 1024;
+
+/// Varint reads on any [`bytes::Buf`]; implemented for every `Buf`.
+///
+/// See the [module documentation](self) for the fast path and for where an
+/// error leaves the buffer.
+pub trait BufVarint: Buf {
+    /// Reads one varint into `T` with the rules of [`decode`](crate::decode)
+    /// and advances past it.
+    ///
+    /// Fails with [`DecodeError::Truncated`] if the buffer runs out inside
+    /// the varint (or is empty) and [`DecodeError::Overflow`] if it does not
+    /// fit `T`. On error the buffer is not advanced, unless the varint
+    /// straddles two chunks (see the [module documentation](self)).
+    ///
+    /// ```
+    /// use bytes::Buf;
+    /// use varint_turbo::{BufVarint, DecodeError};
+    ///
+    /// let mut buf = &[0x96, 0x01, 0x80][..];
+    /// assert_eq!(buf.get_varint::<u64>(), Ok(150));
+    /// assert_eq!(buf.get_varint::<u64>(), Err(DecodeError::Truncated));
+    /// assert_eq!(buf.remaining(), 1); // not consumed
+    /// ```
+    #[inline]
+    fn get_varint<T: VarInt>(&mut self) -> Result<T, DecodeError> {
+        let chunk = self.chunk();
+        match crate::decode::<T>(chunk) {
+            Ok((value, len)) => {
+                self.advance(len);
+                Ok(value)
+            }
+            // The chunk ended inside the varint, but more chunks follow.
+            Err(DecodeError::Truncated) if chunk.len() < self.remaining() => {
+                get_across_seam(self).map(|(value, _)| value)
+            }
+            Err(error) => Err(error),
+        }
+    }
+
+    /// Reads one zigzag varint (protobuf `sint32`/`sint64`, Avro
+    /// `int`/`long`) into the signed `T`; otherwise as
+    /// [`get_varint`](Self::get_varint).
+    ///
+    /// ```
+    /// use varint_turbo::BufVarint;
+    ///
+    /// let mut buf = &[0x03, 0x04][..];
+    /// assert_eq!(buf.get_varint_zigzag::<i32>(), Ok(-2));
+    /// assert_eq!(buf.get_varint_zigzag::<i8>(), Ok(2));
+    /// ```
+    #[inline]
+    fn get_varint_zigzag<T: ZigZag>(&mut self) -> Result<T, DecodeError> {
+        self.get_varint::<T::Unsigned>()
+            .map(crate::zigzag_decode::<T>)
+    }
+
+    /// Reads consecutive varints into `out` until it is full or the buffer
+    /// is exhausted, with the bulk decoder; returns the number of values
+    /// read and advances past them.
+    ///
+    /// On error, `out[..error.index()]` holds the values before the failing
+    /// one, the buffer is advanced past them, and
+    /// [`error.offset()`](BulkDecodeError::offset) counts bytes from where
+    /// the buffer was when the call started. The failing varint itself is
+    /// not consumed unless it straddles two chunks (see the
+    /// [module documentation](self)). Slots of `out` past the values
+    /// written may be overwritten, as with [`decode_slice`](crate::decode_slice).
+    ///
+    /// ```
+    /// use bytes::Buf;
+    /// use varint_turbo::BufVarint;
+    ///
+    /// let mut buf = (&[0x01, 0xac][..]).chain(&[0x02, 0x03][..]);
+    /// let mut out = [0u16; 8];
+    /// assert_eq!(buf.get_varints(&mut out), Ok(3));
+    /// assert_eq!(out[..3], [1, 300, 3]);
+    /// ```
+    fn get_varints<T: VarInt>(&mut self, out: &mut [T]) -> Result<usize, BulkDecodeError> {
+        let (mut written, mut offset) = (0, 0);
+        while written < out.len() {
+            let chunk = self.chunk();
+            if chunk.is_empty() {
+                break;
+            }
+            let more_chunks_follow = chunk.len() < self.remaining();
+            let error = match crate::decode_slice(chunk, &mut out[written..]) {
+                Ok((values, bytes)) => {
+                    self.advance(bytes);
+                    written += values;
+                    offset += bytes;
+                    continue;
+                }
+                Err(error) => error,
+            };
+            // Keep the values before the failing one.
+            self.advance(error.offset());
+            written += error.index();
+            offset += error.offset();
+            if !(error.kind() == DecodeError::Truncated && more_chunks_follow) {
+                return Err(BulkDecodeError::new(error.kind(), written, offset));
+            }
+            // The varint runs on into the next chunk.
+            match get_across_seam(self) {
+                Ok((value, len)) => {
+                    out[written] = value;
+                    written += 1;
+                    offset += len;
+                }
+                Err(kind) => return Err(BulkDecodeError::new(kind, written, offset)),
+            }
+        }
+        Ok(written)
+    }
+}
+
+impl<B: Buf + ?Sized> BufVarint for B {}
+
+/// The seam path: copies the varint's bytes, chunk by chunk, into a window
+/// (stopping after its last byte, after `T::MAX_LEN` bytes, or when the
+/// buffer runs out) and decodes the window. Returns the value and its length.
+fn get_across_seam<T: VarInt, B: Buf + ?Sized>(buf: &mut B) -> Result<(T, usize), DecodeError> {
+    let mut window = [0u8; 16];
+    let mut len = 0;
+    while len < T::MAX_LEN {
+        let chunk = buf.chunk();
+        let wanted = &chunk[..chunk.len().min(T::MAX_LEN - len)];
+        if wanted.is_empty() {
+            break; // the buffer ran out
+        }
+        let (take, ends_here) = match wanted.iter().position(|&byte| byte < 0x80) {
+            Some(end) => (end + 1, true),
+            None => (wanted.len(), false),
+        };
+        window[len..len + take].copy_from_slice(&wanted[..take]);
+        len += take;
+        buf.advance(take);
+        if ends_here {
+            break;
+        }
+    }
+    crate::decode::<T>(&window[..len])
+}
+
+/// Varint writes on any [`bytes::BufMut`]; implemented for every `BufMut`.
+///
+/// Like `BufMut::put_u32` and friends, these panic if the buffer has no room
+/// ([`remaining_mut()`](BufMut::remaining_mut) too small); growable buffers
+/// (`Vec<u8>`, `BytesMut`) always have room.
+pub trait BufMutVarint: BufMut {
+    /// Writes the varint of `value`; returns its length (1..=10).
+    ///
+    /// # Panics
+    /// If `remaining_mut()` is less than [`encoded_len(value)`](crate::encoded_len);
+    /// nothing is written then.
+    ///
+    /// ```
+    /// use varint_turbo::BufMutVarint;
+    ///
+    /// let mut out = Vec::new();
+    /// assert_eq!(out.put_varint(150u64), 2);
+    /// assert_eq!(out, [0x96, 0x01]);
+    /// ```
+    #[inline]
+    fn put_varint<T: VarInt>(&mut self, value: T) -> usize {
+        let (bytes, len) = crate::encode(value);
+        let len = usize::from(len);
+        ensure_room(self, len);
+        self.put_slice(&bytes[..len]);
+        len
+    }
+
+    /// Writes the zigzag varint of `value` (protobuf `sint32`/`sint64`,
+    /// Avro `int`/`long`); returns its length.
+    ///
+    /// # Panics
+    /// As [`put_varint`](Self::put_varint).
+    ///
+    /// ```
+    /// use varint_turbo::BufMutVarint;
+    ///
+    /// let mut out = bytes::BytesMut::new();
+    /// assert_eq!(out.put_varint_zigzag(-64i32), 1);
+    /// assert_eq!(&out[..], &[0x7f]);
+    /// ```
+    #[inline]
+    fn put_varint_zigzag<T: ZigZag>(&mut self, value: T) -> usize {
+        self.put_varint(crate::zigzag_encode(value))
+    }
+
+    /// Writes the varints of all `values`, encoded with the bulk encoder a
+    /// kilobyte at a time; returns the bytes written
+    /// ([`encoded_len_sum(values)`](crate::encoded_len_sum)).
+    ///
+    /// # Panics
+    /// If `remaining_mut()` is less than the total; nothing is written then.
+    ///
+    /// ```
+    /// use varint_turbo::BufMutVarint;
+    ///
+    /// let mut out = Vec::new();
+    /// assert_eq!(out.put_varints(&[1u32, 300, 3]), 4);
+    /// assert_eq!(out, [0x01, 0xac, 0x02, 0x03]);
+    /// ```
+    fn put_varints<T: VarInt>(&mut self, values: &[T]) -> usize {
+        let total = crate::encoded_len_sum(values);
+        ensure_room(self, total);
+        let mut staging = [0u8; PUT_STAGING_BYTES];
+        let mut rest = values;
+        while !rest.is_empty() {
+            let (encoded, len) = crate::encode_slice_into(rest, &mut staging);
+            self.put_slice(&staging[..len]);
+            rest = &rest[encoded..];
+        }
+        total
+    }
+}
+
+impl<B: BufMut + ?Sized> BufMutVarint for B {}
+
+/// Panics, before anything is written, if `buf` cannot take `len` bytes.
+#[inline]
+#[track_caller]
+fn ensure_room<B: BufMut + ?Sized>(buf: &B, len: usize) {
+    if buf.remaining_mut() < len {
+        no_room(len, buf.remaining_mut());
+    }
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn no_room(needed: usize, room: usize) -> ! {
+    panic!("put_varint: {needed} bytes needed but the BufMut has room for {room}")
+}

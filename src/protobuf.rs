@@ -1,0 +1,633 @@
+//! Protobuf's varint conventions, for code that reads and writes the wire
+//! format by hand or implements a protobuf runtime.
+//!
+//! ## Scalar types
+//! One module per varint-encoded scalar type, each with the same functions
+//! (as in `prost::encoding`): [`encode`](int32::encode),
+//! [`encoded_len`](int32::encoded_len), [`decode`](int32::decode), and for
+//! packed repeated fields [`count_packed`](int32::count_packed),
+//! [`encoded_len_packed`](int32::encoded_len_packed),
+//! [`decode_packed`](int32::decode_packed) and
+//! [`encode_packed`](int32::encode_packed) (the last two with feature
+//! `alloc`).
+//!
+//! | module | Rust type | on the wire | reading |
+//! |---|---|---|---|
+//! | [`uint64`] | `u64` | varint | the varint |
+//! | [`uint32`] | `u32` | varint | the varint's low 32 bits |
+//! | [`int64`] | `i64` | two's complement as `u64`: negative values take 10 bytes | the varint as `i64` |
+//! | [`int32`], [`enumeration`] | `i32` | sign-extended to 64 bits: negative values take 10 bytes | the varint's low 32 bits as `i32` |
+//! | [`sint64`] | `i64` | zigzag | zigzag decode |
+//! | [`sint32`] | `i32` | zigzag | zigzag decode of the low 32 bits |
+//! | [`bool`](mod@bool) | `bool` | `0` or `1` | any non-zero varint is `true` |
+//!
+//! Every type reads a full 64-bit varint by the rules of
+//! [`decode::<u64>`](crate::decode) (Go protowire's `ConsumeVarint`) and
+//! then narrows **by truncation**, as protobuf parsers do (Go protowire,
+//! upb, C++): an `int32` field written by a 64-bit `int64` writer, or a
+//! `uint32` value above `u32::MAX`, still parses. That differs on purpose
+//! from the crate's strict [`decode::<u32>`](crate::decode) and
+//! [`decode_zigzag::<i32>`](crate::decode_zigzag), which reject varints
+//! longer than 5 bytes and values above `u32::MAX` as
+//! [`DecodeError::Overflow`]. Use those when the narrower type is the
+//! format's own rule (Avro `int`, Minecraft `VarInt`).
+//!
+//! Packed repeated fields go through the bulk API
+//! ([`decode_slice`](crate::decode_slice),
+//! [`encode_slice`](crate::encode_slice)) a few hundred values at a time,
+//! and [`count_packed`](int32::count_packed) is
+//! [`count_varints`](crate::count_varints): how protobuf runtimes size the
+//! output before decoding. Decoding allocates at most one value per byte of
+//! payload.
+//!
+//! ## Field keys
+//! Every field starts with a key, the varint `field_number << 3 |
+//! wire_type`: see [`FieldKey`] and [`WireType`]. Length-delimited fields
+//! (strings, bytes, submessages, packed fields) follow their key with a
+//! varint byte count: [`decode_length_delimited`] splits one off.
+//!
+//! ```
+//! use varint_turbo::protobuf::{self, FieldKey, WireType};
+//!
+//! // message M { int32 a = 1; repeated sint64 b = 2 [packed = true]; }
+//! // with a = -1, b = [1, -2, 3].
+//! let mut message = Vec::new();
+//! let key = FieldKey::new(1, WireType::Varint).unwrap().encode();
+//! message.extend_from_slice(&key.0[..usize::from(key.1)]);
+//! let a = protobuf::int32::encode(-1);
+//! message.extend_from_slice(&a.0[..usize::from(a.1)]);
+//! let key = FieldKey::new(2, WireType::Len).unwrap().encode();
+//! message.extend_from_slice(&key.0[..usize::from(key.1)]);
+//! protobuf::sint64::encode_packed(&[1, -2, 3], &mut message);
+//! assert_eq!(message.len(), 1 + 10 + 1 + 1 + 3);
+//!
+//! let (key, used) = FieldKey::decode(&message).unwrap();
+//! assert_eq!((key.field_number(), key.wire_type()), (1, WireType::Varint));
+//! let (a, len) = protobuf::int32::decode(&message[used..]).unwrap();
+//! assert_eq!(a, -1);
+//! let rest = &message[used + len..];
+//! let (key, used) = FieldKey::decode(rest).unwrap();
+//! assert_eq!((key.field_number(), key.wire_type()), (2, WireType::Len));
+//! let (payload, _) = protobuf::decode_length_delimited(&rest[used..]).unwrap();
+//! let mut b = Vec::new();
+//! protobuf::sint64::decode_packed(payload, &mut b).unwrap();
+//! assert_eq!(b, [1, -2, 3]);
+//! ```
+
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+use core::fmt;
+
+#[cfg(feature = "alloc")]
+use crate::BulkDecodeError;
+use crate::DecodeError;
+
+/// How many values the packed helpers convert per bulk call (2 KiB of `u64`
+/// on the stack).
+#[cfg(feature = "alloc")]
+const PACKED_BATCH: usize = 256;
+
+/// The wire type in the low 3 bits of a field key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum WireType {
+    /// `int32`, `int64`, `uint32`, `uint64`, `sint32`, `sint64`, `bool`,
+    /// `enum`: one varint.
+    Varint = 0,
+    /// `fixed64`, `sfixed64`, `double`: 8 bytes.
+    I64 = 1,
+    /// Strings, bytes, submessages, packed repeated fields: a varint byte
+    /// count, then that many bytes.
+    Len = 2,
+    /// Start of a group (deprecated).
+    SGroup = 3,
+    /// End of a group (deprecated).
+    EGroup = 4,
+    /// `fixed32`, `sfixed32`, `float`: 4 bytes.
+    I32 = 5,
+}
+
+impl WireType {
+    /// The wire type with these low 3 bits; `None` for 6 and 7, which
+    /// protobuf does not define (and for anything above 7).
+    ///
+    /// ```
+    /// use varint_turbo::protobuf::WireType;
+    /// assert_eq!(WireType::from_bits(2), Some(WireType::Len));
+    /// assert_eq!(WireType::from_bits(6), None);
+    /// ```
+    pub const fn from_bits(bits: u8) -> Option<Self> {
+        Some(match bits {
+            0 => WireType::Varint,
+            1 => WireType::I64,
+            2 => WireType::Len,
+            3 => WireType::SGroup,
+            4 => WireType::EGroup,
+            5 => WireType::I32,
+            _ => return None,
+        })
+    }
+}
+
+/// A field key (a "tag"): field number and wire type, on the wire as the
+/// varint `field_number << 3 | wire_type`.
+///
+/// Field numbers are `1..=`[`FieldKey::MAX_FIELD_NUMBER`] (`2^29 - 1`);
+/// both constructors enforce it, so an existing `FieldKey` always encodes
+/// to a valid key of 1 to 5 bytes.
+///
+/// ```
+/// use varint_turbo::protobuf::{FieldKey, WireType};
+///
+/// let key = FieldKey::new(16, WireType::Len).unwrap();
+/// let (bytes, len) = key.encode();
+/// assert_eq!(&bytes[..usize::from(len)], &[0x82, 0x01]);
+/// assert_eq!(FieldKey::decode(&bytes), Ok((key, 2)));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FieldKey {
+    field_number: u32,
+    wire_type: WireType,
+}
+
+impl FieldKey {
+    /// The largest field number protobuf allows: `2^29 - 1`.
+    pub const MAX_FIELD_NUMBER: u32 = (1 << 29) - 1;
+
+    /// A key for `field_number` and `wire_type`; fails with
+    /// [`KeyError::FieldNumber`] unless `1 <= field_number <=`
+    /// [`MAX_FIELD_NUMBER`](Self::MAX_FIELD_NUMBER).
+    ///
+    /// ```
+    /// use varint_turbo::protobuf::{FieldKey, KeyError, WireType};
+    /// assert!(FieldKey::new(1, WireType::Varint).is_ok());
+    /// assert_eq!(FieldKey::new(0, WireType::Varint), Err(KeyError::FieldNumber(0)));
+    /// assert!(FieldKey::new(1 << 29, WireType::I32).is_err());
+    /// ```
+    pub const fn new(field_number: u32, wire_type: WireType) -> Result<Self, KeyError> {
+        if field_number == 0 || field_number > Self::MAX_FIELD_NUMBER {
+            return Err(KeyError::FieldNumber(field_number as u64));
+        }
+        Ok(Self {
+            field_number,
+            wire_type,
+        })
+    }
+
+    /// The field number, `1..=2^29 - 1`.
+    ///
+    /// ```
+    /// use varint_turbo::protobuf::{FieldKey, WireType};
+    /// assert_eq!(FieldKey::new(7, WireType::I64).unwrap().field_number(), 7);
+    /// ```
+    pub const fn field_number(self) -> u32 {
+        self.field_number
+    }
+
+    /// The wire type.
+    ///
+    /// ```
+    /// use varint_turbo::protobuf::{FieldKey, WireType};
+    /// assert_eq!(FieldKey::new(7, WireType::I64).unwrap().wire_type(), WireType::I64);
+    /// ```
+    pub const fn wire_type(self) -> WireType {
+        self.wire_type
+    }
+
+    /// The key's varint value, `field_number << 3 | wire_type`.
+    const fn to_u32(self) -> u32 {
+        self.field_number << 3 | self.wire_type as u32
+    }
+
+    /// Encodes the key as a varint, in the shape of [`crate::encode`].
+    ///
+    /// ```
+    /// use varint_turbo::protobuf::{FieldKey, WireType};
+    /// let (bytes, len) = FieldKey::new(1, WireType::Varint).unwrap().encode();
+    /// assert_eq!(&bytes[..usize::from(len)], &[0x08]);
+    /// ```
+    pub fn encode(self) -> ([u8; 16], u8) {
+        crate::encode(self.to_u32())
+    }
+
+    /// The key's encoded length (1 for field numbers up to 15, at most 5).
+    ///
+    /// ```
+    /// use varint_turbo::protobuf::{FieldKey, WireType};
+    /// assert_eq!(FieldKey::new(15, WireType::Len).unwrap().encoded_len(), 1);
+    /// assert_eq!(FieldKey::new(16, WireType::Len).unwrap().encoded_len(), 2);
+    /// ```
+    pub fn encoded_len(self) -> usize {
+        crate::encoded_len(self.to_u32())
+    }
+
+    /// Decodes a key from the start of `input`; returns it and its length.
+    ///
+    /// The varint follows [`decode::<u64>`](crate::decode); then the field
+    /// number must be `1..=2^29 - 1` ([`KeyError::FieldNumber`]) and the
+    /// wire type one of the six defined ([`KeyError::WireType`] for 6 and 7).
+    ///
+    /// ```
+    /// use varint_turbo::protobuf::{FieldKey, KeyError, WireType};
+    /// use varint_turbo::DecodeError;
+    ///
+    /// let (key, len) = FieldKey::decode(&[0x1a, 0x03]).unwrap();
+    /// assert_eq!((key.field_number(), key.wire_type(), len), (3, WireType::Len, 1));
+    /// assert_eq!(FieldKey::decode(&[0x02]), Err(KeyError::FieldNumber(0)));
+    /// assert_eq!(FieldKey::decode(&[0x0e]), Err(KeyError::WireType(6)));
+    /// assert_eq!(FieldKey::decode(&[0x8a]), Err(KeyError::Varint(DecodeError::Truncated)));
+    /// ```
+    pub fn decode(input: &[u8]) -> Result<(Self, usize), KeyError> {
+        let (value, len) = crate::decode::<u64>(input)?;
+        let field_number = value >> 3;
+        let bits = (value & 7) as u8;
+        if field_number == 0 || field_number > u64::from(Self::MAX_FIELD_NUMBER) {
+            return Err(KeyError::FieldNumber(field_number));
+        }
+        let Some(wire_type) = WireType::from_bits(bits) else {
+            return Err(KeyError::WireType(bits));
+        };
+        Ok((
+            Self {
+                field_number: field_number as u32,
+                wire_type,
+            },
+            len,
+        ))
+    }
+}
+
+/// Why a field key is invalid.
+///
+/// ```
+/// use varint_turbo::protobuf::{FieldKey, KeyError};
+/// let error = FieldKey::decode(&[0x0f]).unwrap_err();
+/// assert_eq!(error, KeyError::WireType(7));
+/// assert_eq!(error.to_string(), "protobuf field key: undefined wire type 7");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum KeyError {
+    /// The key's varint is truncated or overflows a `u64`.
+    Varint(DecodeError),
+    /// The field number is 0 or above [`FieldKey::MAX_FIELD_NUMBER`].
+    FieldNumber(u64),
+    /// The wire type is 6 or 7, which protobuf does not define.
+    WireType(u8),
+}
+
+impl From<DecodeError> for KeyError {
+    fn from(error: DecodeError) -> Self {
+        KeyError::Varint(error)
+    }
+}
+
+impl fmt::Display for KeyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KeyError::Varint(error) => write!(f, "protobuf field key: {error}"),
+            KeyError::FieldNumber(number) => write!(
+                f,
+                "protobuf field key: field number {number} outside 1..={}",
+                FieldKey::MAX_FIELD_NUMBER
+            ),
+            KeyError::WireType(bits) => {
+                write!(f, "protobuf field key: undefined wire type {bits}")
+            }
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for KeyError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            KeyError::Varint(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+/// Splits a length-delimited value (string, bytes, submessage, packed
+/// field) off the start of `input`: a varint byte count, then that many
+/// bytes. Returns the payload and the bytes used in all (prefix + payload).
+///
+/// [`DecodeError::Truncated`] if the count says more bytes than `input`
+/// has (as Go protowire's `ConsumeBytes`), or the prefix is cut off;
+/// [`DecodeError::Overflow`] if the prefix overflows a `u64`.
+///
+/// ```
+/// use varint_turbo::{protobuf, DecodeError};
+/// assert_eq!(protobuf::decode_length_delimited(&[0x02, 0x68, 0x69, 0x00]), Ok((&b"hi"[..], 3)));
+/// assert_eq!(protobuf::decode_length_delimited(&[0x05, 0x68]), Err(DecodeError::Truncated));
+/// ```
+pub fn decode_length_delimited(input: &[u8]) -> Result<(&[u8], usize), DecodeError> {
+    let (len, prefix) = crate::decode::<u64>(input)?;
+    let rest = &input[prefix..];
+    match usize::try_from(len) {
+        Ok(len) if len <= rest.len() => Ok((&rest[..len], prefix + len)),
+        _ => Err(DecodeError::Truncated),
+    }
+}
+
+/// Decodes the packed varints of `payload` as `u64`s a batch at a time and
+/// appends them to `out` through `from_wire`.
+#[cfg(feature = "alloc")]
+fn decode_packed_with<V>(
+    payload: &[u8],
+    out: &mut Vec<V>,
+    from_wire: impl Fn(u64) -> V,
+) -> Result<usize, BulkDecodeError> {
+    out.reserve(crate::count_varints(payload));
+    let mut wire = [0u64; PACKED_BATCH];
+    let (mut decoded, mut consumed) = (0, 0);
+    while consumed < payload.len() {
+        let (values, bytes) = match crate::decode_slice(&payload[consumed..], &mut wire) {
+            Ok(done) => done,
+            Err(error) => {
+                out.extend(wire[..error.index()].iter().map(|&w| from_wire(w)));
+                return Err(BulkDecodeError::new(
+                    error.kind(),
+                    decoded + error.index(),
+                    consumed + error.offset(),
+                ));
+            }
+        };
+        out.extend(wire[..values].iter().map(|&w| from_wire(w)));
+        decoded += values;
+        consumed += bytes;
+    }
+    Ok(decoded)
+}
+
+/// The payload length of `values` as packed varints.
+fn encoded_len_packed_with<V: Copy>(values: &[V], to_wire: impl Fn(V) -> u64) -> usize {
+    values
+        .iter()
+        .map(|&value| crate::encoded_len(to_wire(value)))
+        .sum()
+}
+
+/// Appends the byte count and the varints of `values`; returns the bytes
+/// appended.
+#[cfg(feature = "alloc")]
+fn encode_packed_with<V: Copy>(
+    values: &[V],
+    out: &mut Vec<u8>,
+    to_wire: impl Fn(V) -> u64 + Copy,
+) -> usize {
+    let start = out.len();
+    let payload_len = encoded_len_packed_with(values, to_wire);
+    let (prefix, prefix_len) = crate::encode(payload_len as u64);
+    let prefix = &prefix[..usize::from(prefix_len)];
+    out.extend_from_slice(prefix);
+    // Room for everything at once, then the bulk encoder in place.
+    out.resize(start + prefix.len() + payload_len, 0);
+    let mut pos = start + prefix.len();
+    let mut wire = [0u64; PACKED_BATCH];
+    for batch in values.chunks(PACKED_BATCH) {
+        for (slot, &value) in wire.iter_mut().zip(batch) {
+            *slot = to_wire(value);
+        }
+        let (_, written) = crate::encode_slice_into(&wire[..batch.len()], &mut out[pos..]);
+        pos += written;
+    }
+    debug_assert_eq!(pos, out.len());
+    out.len() - start
+}
+
+/// Generates a module of functions for one protobuf scalar type from its
+/// conversions to and from the 64-bit varint value. (The helpers take the
+/// conversions as `impl Fn`, not `fn` pointers, so they inline and the
+/// loops vectorize.)
+macro_rules! scalar_type {
+    (
+        $(#[$doc:meta])*
+        $name:ident: $value:ty,
+        to_wire: |$v:ident| $to_wire:expr,
+        from_wire: |$w:ident| $from_wire:expr,
+        example: $example:expr => [$($byte:literal),*],
+    ) => {
+        $(#[$doc])*
+        pub mod $name {
+            #[cfg(feature = "alloc")]
+            use alloc::vec::Vec;
+
+            #[cfg(feature = "alloc")]
+            use crate::BulkDecodeError;
+            use crate::DecodeError;
+
+            #[inline(always)]
+            fn to_wire($v: $value) -> u64 {
+                $to_wire
+            }
+
+            #[inline(always)]
+            fn from_wire($w: u64) -> $value {
+                $from_wire
+            }
+
+            #[doc = concat!("Encodes a `", stringify!($name), "` in the shape of [`crate::encode`]: the bytes and their count.")]
+            ///
+            /// ```
+            #[doc = concat!("use varint_turbo::protobuf::", stringify!($name), ";")]
+            #[doc = concat!("let (bytes, len) = ", stringify!($name), "::encode(", stringify!($example), ");")]
+            #[doc = concat!("assert_eq!(&bytes[..usize::from(len)], &[", stringify!($($byte),*), "]);")]
+            /// ```
+            #[inline]
+            pub fn encode(value: $value) -> ([u8; 16], u8) {
+                crate::encode(to_wire(value))
+            }
+
+            #[doc = concat!("The encoded length of a `", stringify!($name), "` (1..=10).")]
+            ///
+            /// ```
+            #[doc = concat!("use varint_turbo::protobuf::", stringify!($name), ";")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::encoded_len(", stringify!($example), "), [", stringify!($($byte),*), "].len());")]
+            /// ```
+            #[inline]
+            pub fn encoded_len(value: $value) -> usize {
+                crate::encoded_len(to_wire(value))
+            }
+
+            #[doc = concat!("Decodes a `", stringify!($name), "` from the start of `input`: the value and the bytes used.")]
+            ///
+            /// Reads a 64-bit varint by the rules of [`decode::<u64>`](crate::decode)
+            /// and converts it as the [module table](crate::protobuf) says.
+            ///
+            /// ```
+            #[doc = concat!("use varint_turbo::protobuf::", stringify!($name), ";")]
+            #[doc = concat!("let bytes = [", stringify!($($byte),*), "];")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::decode(&bytes), Ok((", stringify!($example), ", bytes.len())));")]
+            #[doc = concat!("assert!(", stringify!($name), "::decode(&[0x80]).is_err());")]
+            /// ```
+            #[inline]
+            pub fn decode(input: &[u8]) -> Result<($value, usize), DecodeError> {
+                let (wire, len) = crate::decode::<u64>(input)?;
+                Ok((from_wire(wire), len))
+            }
+
+            /// The number of elements in a packed payload (without its
+            /// length prefix), for sizing the output:
+            /// [`count_varints`](crate::count_varints). It does not validate.
+            ///
+            /// ```
+            #[doc = concat!("use varint_turbo::protobuf::", stringify!($name), ";")]
+            #[doc = concat!("let one = [", stringify!($($byte),*), "];")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::count_packed(&[one, one, one].concat()), 3);")]
+            /// ```
+            #[inline]
+            pub fn count_packed(payload: &[u8]) -> usize {
+                crate::count_varints(payload)
+            }
+
+            /// The payload length of `values` as a packed field, without the
+            /// length prefix.
+            ///
+            /// ```
+            #[doc = concat!("use varint_turbo::protobuf::", stringify!($name), ";")]
+            #[doc = concat!("let example = ", stringify!($example), ";")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::encoded_len_packed(&[example, example]), 2 * [", stringify!($($byte),*), "].len());")]
+            /// ```
+            pub fn encoded_len_packed(values: &[$value]) -> usize {
+                super::encoded_len_packed_with(values, to_wire)
+            }
+
+            /// Decodes a packed payload (the bytes after the length prefix:
+            /// see [`decode_length_delimited`](super::decode_length_delimited))
+            /// with the bulk decoder and appends the elements to `out`;
+            /// returns how many. Protobuf concatenates a packed field that
+            /// occurs more than once, so appending is what a parser needs.
+            ///
+            /// On error, `out` has gained the elements before the failing
+            /// one; the error's index and offset count from the payload's
+            /// start. Reserves at most one element per payload byte.
+            ///
+            /// ```
+            #[doc = concat!("use varint_turbo::protobuf::", stringify!($name), ";")]
+            #[doc = concat!("let one = [", stringify!($($byte),*), "];")]
+            /// let mut out = Vec::new();
+            #[doc = concat!("assert_eq!(", stringify!($name), "::decode_packed(&[one, one].concat(), &mut out), Ok(2));")]
+            #[doc = concat!("assert_eq!(out, [", stringify!($example), "; 2]);")]
+            #[doc = concat!("let error = ", stringify!($name), "::decode_packed(&[0x80], &mut out).unwrap_err();")]
+            /// assert_eq!((error.index(), error.offset()), (0, 0));
+            /// ```
+            #[cfg(feature = "alloc")]
+            pub fn decode_packed(payload: &[u8], out: &mut Vec<$value>) -> Result<usize, BulkDecodeError> {
+                super::decode_packed_with(payload, out, from_wire)
+            }
+
+            /// Appends `values` as a packed field body: the varint byte
+            /// count, then the elements' varints (the key is the caller's:
+            /// [`FieldKey`](super::FieldKey) with [`WireType::Len`](super::WireType::Len)).
+            /// Returns the bytes appended. Protobuf writers omit an empty
+            /// packed field altogether; this writes the prefix `00` for it.
+            ///
+            /// ```
+            #[doc = concat!("use varint_turbo::protobuf::", stringify!($name), ";")]
+            #[doc = concat!("let one = [", stringify!($($byte),*), "];")]
+            /// let mut out = Vec::new();
+            #[doc = concat!("let written = ", stringify!($name), "::encode_packed(&[", stringify!($example), "; 2], &mut out);")]
+            /// assert_eq!(written, 1 + 2 * one.len());
+            /// assert_eq!(out, [&[2 * one.len() as u8][..], &one, &one].concat());
+            /// ```
+            #[cfg(feature = "alloc")]
+            pub fn encode_packed(values: &[$value], out: &mut Vec<u8>) -> usize {
+                super::encode_packed_with(values, out, to_wire)
+            }
+        }
+    };
+}
+
+scalar_type! {
+    /// Protobuf `int32`: negative values are sign-extended to 64 bits and
+    /// take 10 bytes; reading keeps the low 32 bits of the 64-bit varint,
+    /// so `int64` data reads as `int32` by truncation.
+    ///
+    /// ```
+    /// use varint_turbo::protobuf::int32;
+    /// // 2^32 + 5 written as an int64 reads as 5.
+    /// assert_eq!(int32::decode(&[0x85, 0x80, 0x80, 0x80, 0x10]), Ok((5, 5)));
+    /// ```
+    int32: i32,
+    to_wire: |value| value as i64 as u64,
+    from_wire: |wire| wire as i32,
+    example: -1 => [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01],
+}
+
+scalar_type! {
+    /// Protobuf `int64`: two's complement as a 64-bit varint (negative
+    /// values take 10 bytes).
+    int64: i64,
+    to_wire: |value| value as u64,
+    from_wire: |wire| wire as i64,
+    example: -2 => [0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01],
+}
+
+scalar_type! {
+    /// Protobuf `uint32`: reading keeps the low 32 bits of the 64-bit
+    /// varint, as protobuf parsers do; [`decode::<u32>`](crate::decode)
+    /// would reject such a value as [`Overflow`](crate::DecodeError::Overflow).
+    ///
+    /// ```
+    /// use varint_turbo::protobuf::uint32;
+    /// let too_big = [0x80, 0x80, 0x80, 0x80, 0x10]; // 2^32
+    /// assert_eq!(uint32::decode(&too_big), Ok((0, 5)));
+    /// assert!(varint_turbo::decode::<u32>(&too_big).is_err());
+    /// ```
+    uint32: u32,
+    to_wire: |value| u64::from(value),
+    from_wire: |wire| wire as u32,
+    example: 300 => [0xac, 0x02],
+}
+
+scalar_type! {
+    /// Protobuf `uint64`: the varint itself.
+    uint64: u64,
+    to_wire: |value| value,
+    from_wire: |wire| wire,
+    example: 150 => [0x96, 0x01],
+}
+
+scalar_type! {
+    /// Protobuf `sint32`: zigzag, so small magnitudes of either sign are
+    /// short. Reading zigzag-decodes the low 32 bits of the 64-bit varint
+    /// (as Go protowire and upb do); [`decode_zigzag::<i32>`](crate::decode_zigzag)
+    /// is the strict form.
+    sint32: i32,
+    to_wire: |value| u64::from(crate::zigzag_encode_i32(value)),
+    from_wire: |wire| crate::zigzag_decode_i32(wire as u32),
+    example: -2 => [0x03],
+}
+
+scalar_type! {
+    /// Protobuf `sint64`: zigzag over 64 bits.
+    sint64: i64,
+    to_wire: |value| crate::zigzag_encode_i64(value),
+    from_wire: |wire| crate::zigzag_decode_i64(wire),
+    example: -64 => [0x7f],
+}
+
+scalar_type! {
+    /// Protobuf `bool`: written as `0` or `1`; any non-zero varint reads as
+    /// `true`, as protobuf parsers do.
+    ///
+    /// ```
+    /// use varint_turbo::protobuf::bool;
+    /// assert_eq!(bool::decode(&[0x02]), Ok((true, 1)));
+    /// assert_eq!(bool::decode(&[0x80, 0x00]), Ok((false, 2)));
+    /// ```
+    bool: bool,
+    to_wire: |value| u64::from(value),
+    from_wire: |wire| wire != 0,
+    example: true => [0x01],
+}
+
+scalar_type! {
+    /// Protobuf `enum` values: on the wire exactly an [`int32`] (negative
+    /// values take 10 bytes; unknown values are kept, as proto3 requires).
+    enumeration: i32,
+    to_wire: |value| value as i64 as u64,
+    from_wire: |wire| wire as i32,
+    example: 2 => [0x02],
+}

@@ -1,0 +1,288 @@
+//! The `protobuf` module against the vectors Python protobuf (upb) and Go
+//! protowire wrote (`tests/data/encode.tsv`, `packed.tsv`), and its
+//! narrowing rules against conversions written out here.
+
+mod common;
+
+use common::*;
+use proptest::prelude::*;
+use varint_turbo::protobuf::{
+    self, bool as pb_bool, enumeration, int32, int64, sint32, sint64, uint32, uint64, FieldKey,
+    KeyError, WireType,
+};
+use varint_turbo::DecodeError;
+
+/// Checks one scalar module on one vector: encode, encoded_len and decode.
+macro_rules! check_scalar {
+    ($module:ident, $value:expr, $bytes:expr, $line:expr) => {{
+        let (value, bytes, line) = ($value, $bytes, $line);
+        let (out, len) = $module::encode(value);
+        assert_eq!(
+            &out[..usize::from(len)],
+            bytes,
+            "line {line}: {}::encode({value})",
+            stringify!($module)
+        );
+        assert_eq!($module::encoded_len(value), bytes.len(), "line {line}");
+        assert_eq!(
+            $module::decode(bytes),
+            Ok((value, bytes.len())),
+            "line {line}: {}::decode",
+            stringify!($module)
+        );
+    }};
+}
+
+#[test]
+fn encode_vectors_through_the_scalar_modules() {
+    let mut int32_rows = 0;
+    for (line, kind, value, bytes) in encode_rows() {
+        let bytes = &bytes[..];
+        match kind {
+            "int32" => {
+                let value: i32 = value.parse().unwrap();
+                check_scalar!(int32, value, bytes, line);
+                check_scalar!(enumeration, value, bytes, line);
+                check_scalar!(int64, i64::from(value), bytes, line);
+                assert_eq!(bytes.len() == 10, value < 0, "line {line}");
+                int32_rows += 1;
+            }
+            "u64" => {
+                let value: u64 = value.parse().unwrap();
+                check_scalar!(uint64, value, bytes, line);
+                check_scalar!(int64, value as i64, bytes, line);
+                if let Ok(value) = u32::try_from(value) {
+                    check_scalar!(uint32, value, bytes, line);
+                }
+            }
+            "sint32" => check_scalar!(sint32, value.parse::<i32>().unwrap(), bytes, line),
+            "sint64" => check_scalar!(sint64, value.parse::<i64>().unwrap(), bytes, line),
+            _ => {}
+        }
+    }
+    assert!(int32_rows > 200, "{int32_rows} int32 rows");
+}
+
+/// The packed helpers of one module on one `packed.tsv` row.
+macro_rules! check_packed {
+    ($module:ident, $row:expr, $ty:ty) => {{
+        let row: &PackedRow = $row;
+        let context = format!("line {}: {}", row.line, stringify!($module));
+        let expected: Vec<$ty> = row.values.iter().map(|v| v.parse().unwrap()).collect();
+        assert_eq!(
+            $module::count_packed(&row.payload),
+            expected.len(),
+            "{context}"
+        );
+        assert_eq!(
+            $module::encoded_len_packed(&expected),
+            row.payload.len(),
+            "{context}"
+        );
+
+        // Appends after what is already there.
+        let mut decoded: Vec<$ty> = vec![Default::default(); 3];
+        assert_eq!(
+            $module::decode_packed(&row.payload, &mut decoded),
+            Ok(expected.len()),
+            "{context}"
+        );
+        assert_eq!(decoded[3..], expected[..], "{context}");
+
+        let mut encoded = vec![0xee];
+        let written = $module::encode_packed(&expected, &mut encoded);
+        let (payload, used) = protobuf::decode_length_delimited(&encoded[1..]).unwrap();
+        assert_eq!((written, used), (encoded.len() - 1, written), "{context}");
+        assert_eq!(payload, &row.payload[..], "{context}");
+    }};
+}
+
+#[test]
+fn packed_vectors_through_the_packed_helpers() {
+    let rows = packed_rows();
+    assert!(rows.len() >= 60);
+    for row in &rows {
+        match row.field {
+            "uint64" => {
+                check_packed!(uint64, row, u64);
+                // The same payload as `bool`: non-zero is true.
+                let mut flags = Vec::new();
+                pb_bool::decode_packed(&row.payload, &mut flags).unwrap();
+                let expected: Vec<bool> = row.values.iter().map(|v| *v != "0").collect();
+                assert_eq!(flags, expected, "line {}", row.line);
+            }
+            "uint32" => check_packed!(uint32, row, u32),
+            "int64" => check_packed!(int64, row, i64),
+            "int32" => {
+                check_packed!(int32, row, i32);
+                check_packed!(enumeration, row, i32);
+            }
+            "sint32" => check_packed!(sint32, row, i32),
+            "sint64" => check_packed!(sint64, row, i64),
+            other => panic!("line {}: unknown field type {other}", row.line),
+        }
+    }
+}
+
+#[test]
+fn packed_errors_match_decode_slice() {
+    // 300 valid values (several bulk batches), then a cut-off varint or an
+    // overflowing one, then more values.
+    let mut payload = Vec::new();
+    for i in 0..300u64 {
+        let value = i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (i % 64);
+        payload
+            .extend_from_slice(&varint_turbo::encode(value).0[..varint_turbo::encoded_len(value)]);
+    }
+    let valid_len = payload.len();
+    for tail in [
+        &[0x80u8][..],
+        &[0xff; 11][..],
+        &[
+            0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 0x01,
+        ][..],
+    ] {
+        payload.truncate(valid_len);
+        payload.extend_from_slice(tail);
+        let mut reference = vec![0u64; payload.len()];
+        let expected = varint_turbo::decode_slice(&payload, &mut reference).unwrap_err();
+        assert_eq!((expected.index(), expected.offset()), (300, valid_len));
+
+        let mut out = Vec::new();
+        assert_eq!(uint64::decode_packed(&payload, &mut out), Err(expected));
+        assert_eq!(out[..], reference[..300]);
+        let mut out = Vec::new();
+        assert_eq!(sint32::decode_packed(&payload, &mut out), Err(expected));
+        assert_eq!(out.len(), 300);
+    }
+}
+
+/// The independent spelling of each type's conversion from the 64-bit
+/// wire value, as the protobuf specification gives it.
+fn zigzag32_reference(wire: u64) -> i32 {
+    let low = wire as u32;
+    ((low >> 1) as i32) ^ -((low & 1) as i32)
+}
+
+proptest! {
+    #[test]
+    fn every_type_narrows_a_64_bit_varint_by_truncation(wire in any::<u64>(), padding in 0usize..4) {
+        let mut bytes = reference_encode(wire);
+        // A non-minimal encoding of the same value (within 10 bytes) reads the same.
+        for _ in 0..padding.min(10 - bytes.len()) {
+            *bytes.last_mut().unwrap() |= 0x80;
+            bytes.push(0);
+        }
+        let len = bytes.len();
+        prop_assert_eq!(uint64::decode(&bytes), Ok((wire, len)));
+        prop_assert_eq!(int64::decode(&bytes), Ok((wire as i64, len)));
+        prop_assert_eq!(uint32::decode(&bytes), Ok(((wire & 0xffff_ffff) as u32, len)));
+        prop_assert_eq!(int32::decode(&bytes), Ok(((wire & 0xffff_ffff) as u32 as i32, len)));
+        prop_assert_eq!(enumeration::decode(&bytes), Ok(((wire & 0xffff_ffff) as u32 as i32, len)));
+        prop_assert_eq!(sint32::decode(&bytes), Ok((zigzag32_reference(wire), len)));
+        prop_assert_eq!(sint64::decode(&bytes), Ok((reference_zigzag_decode::<i64>(wire), len)));
+        prop_assert_eq!(pb_bool::decode(&bytes), Ok((wire != 0, len)));
+    }
+
+    #[test]
+    fn every_type_encodes_its_wire_value(value in any::<i64>()) {
+        let narrow = value as i32;
+        prop_assert_eq!(int64::encode(value), varint_turbo::encode(value as u64));
+        prop_assert_eq!(int32::encode(narrow), varint_turbo::encode(i64::from(narrow) as u64));
+        prop_assert_eq!(uint32::encode(narrow as u32), varint_turbo::encode(narrow as u32));
+        prop_assert_eq!(sint64::encode(value), varint_turbo::encode_zigzag(value));
+        prop_assert_eq!(sint32::encode(narrow), varint_turbo::encode_zigzag(narrow));
+        prop_assert_eq!(pb_bool::encode(value < 0), varint_turbo::encode(u8::from(value < 0)));
+    }
+
+    #[test]
+    fn field_keys_round_trip(field_number in 1u32..=FieldKey::MAX_FIELD_NUMBER, bits in 0u8..6) {
+        let wire_type = WireType::from_bits(bits).unwrap();
+        let key = FieldKey::new(field_number, wire_type).unwrap();
+        let (bytes, len) = key.encode();
+        let expected = reference_encode(u64::from(field_number) << 3 | u64::from(bits));
+        prop_assert_eq!(&bytes[..usize::from(len)], &expected[..]);
+        prop_assert_eq!(key.encoded_len(), expected.len());
+        prop_assert_eq!(FieldKey::decode(&expected), Ok((key, expected.len())));
+    }
+}
+
+#[test]
+fn field_key_limits_and_errors() {
+    let max = FieldKey::MAX_FIELD_NUMBER;
+    assert_eq!(max, (1 << 29) - 1);
+    for (number, len) in [(1, 1), (15, 1), (16, 2), (2047, 2), (2048, 3), (max, 5)] {
+        assert_eq!(
+            FieldKey::new(number, WireType::I32).unwrap().encoded_len(),
+            len
+        );
+    }
+    assert_eq!(
+        FieldKey::new(0, WireType::Len),
+        Err(KeyError::FieldNumber(0))
+    );
+    assert_eq!(
+        FieldKey::new(max + 1, WireType::Len),
+        Err(KeyError::FieldNumber(u64::from(max) + 1))
+    );
+    for bits in 0..8u8 {
+        let decoded = FieldKey::decode(&[8 | bits]);
+        match WireType::from_bits(bits) {
+            Some(wire_type) => {
+                assert_eq!(decoded, Ok((FieldKey::new(1, wire_type).unwrap(), 1)));
+                assert_eq!(wire_type as u8, bits);
+            }
+            None => assert_eq!(decoded, Err(KeyError::WireType(bits))),
+        }
+    }
+    // Field number 2^29: one past the limit, in a 5-byte key.
+    let too_big = reference_encode(1 << 32);
+    assert_eq!(
+        FieldKey::decode(&too_big),
+        Err(KeyError::FieldNumber(1 << 29))
+    );
+    assert_eq!(
+        FieldKey::decode(&[0x80, 0x80]),
+        Err(KeyError::Varint(DecodeError::Truncated))
+    );
+    assert_eq!(
+        FieldKey::decode(&[0xff; 10]),
+        Err(KeyError::Varint(DecodeError::Overflow))
+    );
+    assert_eq!(FieldKey::decode(&[0x00]), Err(KeyError::FieldNumber(0)));
+    // A padded key is accepted, as protobuf parsers accept it.
+    assert_eq!(
+        FieldKey::decode(&[0x88, 0x00]),
+        Ok((FieldKey::new(1, WireType::Varint).unwrap(), 2))
+    );
+}
+
+#[test]
+fn length_delimited_values() {
+    let body = [0x61u8; 300];
+    let mut field = reference_encode(300);
+    field.extend_from_slice(&body);
+    field.push(0x99); // the next field
+    assert_eq!(
+        protobuf::decode_length_delimited(&field),
+        Ok((&body[..], 302))
+    );
+    for cut in 0..field.len() - 1 {
+        assert_eq!(
+            protobuf::decode_length_delimited(&field[..cut]),
+            Err(DecodeError::Truncated),
+            "cut at {cut}"
+        );
+    }
+    assert_eq!(protobuf::decode_length_delimited(&[0x00]), Ok((&[][..], 1)));
+    assert_eq!(
+        protobuf::decode_length_delimited(&[0xff; 10]),
+        Err(DecodeError::Overflow)
+    );
+    // A length near u64::MAX must not wrap around.
+    let huge = reference_encode(u64::MAX);
+    assert_eq!(
+        protobuf::decode_length_delimited(&huge),
+        Err(DecodeError::Truncated)
+    );
+}
