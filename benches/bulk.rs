@@ -1,20 +1,25 @@
 //! Bulk benchmarks: whole buffers of 1,000,000 varints (a protobuf packed
 //! field, an Avro block) through every bulk backend of varint-turbo, against
-//! value-by-value loops of varint-simd and prost in the same run.
+//! value-by-value loops of every peer (`common/peers.rs`) in the same run.
 //!
-//! **Data.** Each workload is [`VALUES`] values drawn with a fixed seed and
-//! encoded back to back by an independent byte-loop encoder. Every
+//! **Data.** Each workload (`common::WORKLOADS`, documented in
+//! BENCHMARKS.md; `VARINT_BENCH_WORKLOADS` selects them) is [`VALUES`]
+//! values drawn with its fixed seed and encoded back to back by an
+//! independent byte-loop encoder. Every
 //! iteration decodes (or encodes) the whole buffer, so nothing short repeats
 //! for the branch predictors to memorise.
 //!
 //! **Contenders.** `auto` is the public function (run-time dispatch, see
 //! `varint_turbo::detected_backend()`); `decode_all` is the allocating form;
 //! then every `Backend` this CPU supports, forced; then the peers' loops:
-//! `varint-simd` (x86-64 only; `decode(&buf[pos..])` / `encode_to_slice`,
-//! value by value)
-//! and `prost` (`decode_varint(&mut &buf[..])` / `encode_varint` into a
-//! `Vec`). The peers decode to `u64` and narrow when the output is `u32`,
-//! as prost does for `uint32` fields.
+//! `varint-simd` (`decode(&buf[pos..])` / `encode_to_slice`, value by value,
+//! x86-64 only) and the functions of `common/peers.rs` (prost,
+//! integer-encoding, leb128, unsigned-varint, quick-protobuf, protobuf, the
+//! byte loop). The peers decode to `u64` and narrow when the output is
+//! `u32`, as prost does for `uint32` fields. The `u64` groups have every
+//! peer; the `u32` groups (workloads whose values fit) only varint-simd and
+//! prost besides varint-turbo, to keep the full run bounded. Groups use
+//! criterion's flat sampling (an iteration is a whole buffer, 0.3-30 ms).
 //!
 //! **Checks.** After each timed iteration the output is compared with the
 //! values the workload was generated from (outside the timed part), so a
@@ -22,17 +27,23 @@
 //! `cargo bench --bench bulk -- --test` runs each benchmark once.
 //!
 //! Throughput is reported in elements (varints) per second; the log gives
-//! each workload's bytes per varint for GB/s.
+//! each workload's bytes per varint for GB/s, and with `CRITERION_HOME` set
+//! it goes to `$CRITERION_HOME/varint-workloads/bulk-<workload>.json` for
+//! the report (scripts/bench-report).
 
 use std::hint::black_box;
 use std::time::Duration;
 
 mod common;
-use common::{protobuf_mix, reference_encode, Clock};
+use common::WorkloadSpec;
+use common::{peers, record_bytes_per_value, reference_encode, selected_workloads, Clock};
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{
+    criterion_group, criterion_main, BenchmarkGroup, Criterion, SamplingMode, Throughput,
+};
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use varint_turbo::{Backend, VarInt};
 
 /// Values per workload (the 1,000,000).
@@ -46,18 +57,21 @@ struct Workload {
 }
 
 impl Workload {
-    fn new(name: &'static str, seed: u64, mut draw: impl FnMut(&mut StdRng) -> u64) -> Self {
-        let mut rng = StdRng::seed_from_u64(seed);
-        let values: Vec<u64> = (0..VALUES).map(|_| draw(&mut rng)).collect();
+    fn new(spec: &WorkloadSpec) -> Self {
+        let name = spec.name;
+        let mut rng = StdRng::seed_from_u64(spec.seed);
+        let values: Vec<u64> = (0..VALUES).map(|_| (spec.draw)(&mut rng)).collect();
         let mut bytes = Vec::with_capacity(VALUES * 10);
         for &value in &values {
             reference_encode(value, &mut bytes);
         }
         eprintln!(
-            "workload {name}: {VALUES} values, {} bytes, {:.3} bytes per varint",
+            "workload {name} ({} values): {VALUES} values, {} bytes, {:.3} bytes per varint",
+            spec.width.name(),
             bytes.len(),
             bytes.len() as f64 / VALUES as f64
         );
+        record_bytes_per_value(&format!("bulk-{name}"), VALUES, bytes.len());
         Workload {
             name,
             values,
@@ -71,18 +85,16 @@ impl Workload {
     }
 }
 
-/// What varint-simd (x86-64 only) needs of the output types.
-#[cfg(target_arch = "x86_64")]
-trait PeerInt: varint_simd::VarIntTarget {}
-#[cfg(target_arch = "x86_64")]
-impl<T: varint_simd::VarIntTarget> PeerInt for T {}
-#[cfg(not(target_arch = "x86_64"))]
-trait PeerInt {}
-#[cfg(not(target_arch = "x86_64"))]
-impl<T> PeerInt for T {}
-
 /// The output types: what varint-turbo decodes into.
-trait OutInt: VarInt + PeerInt + TryFrom<u64> + Into<u64> + std::fmt::Debug {
+#[cfg(target_arch = "x86_64")]
+trait OutInt: VarInt + varint_simd::VarIntTarget + TryFrom<u64> + Into<u64> + std::fmt::Debug {
+    const NAME: &'static str;
+    fn truncate(value: u64) -> Self;
+}
+/// The output types: what varint-turbo decodes into (varint-simd builds
+/// only on x86-64).
+#[cfg(not(target_arch = "x86_64"))]
+trait OutInt: VarInt + TryFrom<u64> + Into<u64> + std::fmt::Debug {
     const NAME: &'static str;
     fn truncate(value: u64) -> Self;
 }
@@ -126,21 +138,72 @@ fn varint_simd_decode_loop<T: OutInt>(bytes: &[u8], out: &mut [T]) -> usize {
     n
 }
 
-fn prost_decode_loop<T: OutInt>(bytes: &[u8], out: &mut [T]) -> usize {
-    let mut buf = bytes;
-    let mut n = 0;
-    while !buf.is_empty() {
-        let value = prost::encoding::decode_varint(&mut buf).expect("valid varint");
-        out[n] = T::truncate(value);
-        n += 1;
-    }
-    n
+/// A `common::peers` decoder over the whole buffer (`out.len()` varints):
+/// one `#[inline(never)]` loop per peer and output type.
+macro_rules! peer_decode_loops {
+    ($($name:ident => $decoder:path),* $(,)?) => {$(
+        #[inline(never)]
+        fn $name<T: OutInt>(bytes: &[u8], out: &mut [T]) -> usize {
+            let mut n = 0;
+            let consumed = $decoder(bytes, out.len(), |value, _len| {
+                out[n] = T::truncate(value);
+                n += 1;
+            })
+            .expect("valid varints");
+            assert_eq!(consumed, bytes.len());
+            n
+        }
+    )*};
+}
+
+peer_decode_loops! {
+    prost_decode_loop => peers::prost_decode,
+    integer_encoding_decode_loop => peers::integer_encoding_decode,
+    leb128_decode_loop => peers::leb128_decode,
+    unsigned_varint_decode_loop => peers::unsigned_varint_decode,
+    quick_protobuf_decode_loop => peers::quick_protobuf_decode,
+    protobuf_decode_loop => peers::protobuf_decode,
+    byte_loop_decode_loop => peers::byte_loop_decode,
+}
+
+/// A `common::peers` encoder over the whole input: one `#[inline(never)]`
+/// loop per peer.
+macro_rules! peer_encode_loops {
+    ($($name:ident => $encoder:path),* $(,)?) => {$(
+        #[inline(never)]
+        fn $name<T: OutInt>(values: &[T], out: &mut [u8]) -> usize {
+            $encoder(values, out)
+        }
+    )*};
+}
+
+peer_encode_loops! {
+    prost_encode_loop => peers::prost_encode,
+    integer_encoding_encode_loop => peers::integer_encoding_encode,
+    leb128_encode_loop => peers::leb128_encode,
+    unsigned_varint_encode_loop => peers::unsigned_varint_encode,
+    protobuf_encode_loop => peers::protobuf_encode,
+    byte_loop_encode_loop => peers::byte_loop_encode,
+}
+
+type Group<'a> = BenchmarkGroup<'a, WallTime>;
+/// A contender's whole-buffer decode loop: fills `out`, returns the count.
+type DecodeLoop<T> = fn(&[u8], &mut [T]) -> usize;
+/// A contender's whole-buffer encode loop: returns the bytes written.
+type EncodeLoop<T> = fn(&[T], &mut [u8]) -> usize;
+
+/// A bulk group: elements throughput, flat sampling (long iterations).
+fn new_group<'a>(c: &'a mut Criterion, name: String) -> Group<'a> {
+    let mut group = c.benchmark_group(name);
+    group.throughput(Throughput::Elements(VALUES as u64));
+    group.sampling_mode(SamplingMode::Flat);
+    group
 }
 
 /// Times `run` (which fills `out`) and checks `out` against `want` after
 /// every iteration.
 fn bench_decoder<T: OutInt + Default + Clone>(
-    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    group: &mut Group<'_>,
     clock: Clock,
     id: &str,
     bytes: &[u8],
@@ -164,12 +227,17 @@ fn bench_decoder<T: OutInt + Default + Clone>(
     });
 }
 
-fn bench_decode<T: OutInt + Default + Clone>(c: &mut Criterion, clock: Clock, w: &Workload) {
+/// `every_peer`: all of `common::peers` besides varint-simd and prost.
+fn bench_decode<T: OutInt + Default + Clone>(
+    c: &mut Criterion,
+    clock: Clock,
+    w: &Workload,
+    every_peer: bool,
+) {
     let Some(want) = w.values_as::<T>() else {
         return;
     };
-    let mut group = c.benchmark_group(format!("bulk_decode/{}/{}", w.name, T::NAME));
-    group.throughput(Throughput::Elements(VALUES as u64));
+    let mut group = new_group(c, format!("bulk_decode/{}/{}", w.name, T::NAME));
     let bytes = &w.bytes[..];
     bench_decoder(&mut group, clock, "auto", bytes, &want, |bytes, out| {
         let (n, consumed) = varint_turbo::decode_slice(bytes, out).expect("valid varints");
@@ -217,6 +285,19 @@ fn bench_decode<T: OutInt + Default + Clone>(c: &mut Criterion, clock: Clock, w:
         varint_simd_decode_loop,
     );
     bench_decoder(&mut group, clock, "prost", bytes, &want, prost_decode_loop);
+    if every_peer {
+        let peers: [(&str, DecodeLoop<T>); 6] = [
+            ("integer-encoding", integer_encoding_decode_loop),
+            ("leb128", leb128_decode_loop),
+            ("unsigned-varint", unsigned_varint_decode_loop),
+            ("quick-protobuf", quick_protobuf_decode_loop),
+            ("protobuf", protobuf_decode_loop),
+            ("byte-loop", byte_loop_decode_loop),
+        ];
+        for (id, run) in peers {
+            bench_decoder(&mut group, clock, id, bytes, &want, run);
+        }
+    }
     group.finish();
 }
 
@@ -224,7 +305,7 @@ fn bench_decode<T: OutInt + Default + Clone>(c: &mut Criterion, clock: Clock, w:
 /// written) and checks the bytes against the workload's after every
 /// iteration.
 fn bench_encoder<T: OutInt>(
-    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    group: &mut Group<'_>,
     clock: Clock,
     id: &str,
     values: &[T],
@@ -255,8 +336,7 @@ fn bench_encode<T: OutInt>(c: &mut Criterion, clock: Clock, w: &Workload) {
         return;
     };
     let want = &w.bytes[..];
-    let mut group = c.benchmark_group(format!("bulk_encode/{}/{}", w.name, T::NAME));
-    group.throughput(Throughput::Elements(VALUES as u64));
+    let mut group = new_group(c, format!("bulk_encode/{}/{}", w.name, T::NAME));
     bench_encoder(&mut group, clock, "auto", &values, want, |values, out| {
         varint_turbo::encode_slice_into(values, out).1
     });
@@ -296,20 +376,26 @@ fn bench_encode<T: OutInt>(c: &mut Criterion, clock: Clock, w: &Workload) {
             pos
         },
     );
-    bench_encoder(&mut group, clock, "prost", &values, want, |values, out| {
-        out.clear();
-        for &value in values {
-            prost::encoding::encode_varint(value.into(), out);
-        }
-        out.len()
-    });
+    let peers: [(&str, EncodeLoop<T>); 6] = [
+        ("prost", prost_encode_loop),
+        ("integer-encoding", integer_encoding_encode_loop),
+        ("leb128", leb128_encode_loop),
+        ("unsigned-varint", unsigned_varint_encode_loop),
+        ("protobuf", protobuf_encode_loop),
+        ("byte-loop", byte_loop_encode_loop),
+    ];
+    for (id, run) in peers {
+        bench_encoder(&mut group, clock, id, &values, want, |values, out| {
+            run(values, out)
+        });
+    }
     group.finish();
 }
 
-/// `encoded_len_sum` and `count_varints` against the obvious loops.
+/// `encoded_len_sum` against the peers' length functions in a loop, and
+/// `count_varints`.
 fn bench_sizes(c: &mut Criterion, clock: Clock, w: &Workload) {
-    let mut group = c.benchmark_group(format!("bulk_sizes/{}", w.name));
-    group.throughput(Throughput::Elements(VALUES as u64));
+    let mut group = new_group(c, format!("bulk_sizes/{}", w.name));
     let mut measure = |id: &str, want: usize, run: &dyn Fn() -> usize| {
         group.bench_function(id, |b| {
             b.iter_custom(|iters| {
@@ -327,11 +413,24 @@ fn bench_sizes(c: &mut Criterion, clock: Clock, w: &Workload) {
     measure("encoded_len_sum", bytes.len(), &|| {
         varint_turbo::encoded_len_sum(black_box(values))
     });
-    measure("prost encoded_len_varint loop", bytes.len(), &|| {
-        black_box(values)
-            .iter()
-            .map(|&v| prost::encoding::encoded_len_varint(v))
-            .sum()
+    // A generic function, not a closure over a `fn` pointer: each peer's
+    // length function inlines into its own loop.
+    fn sum_of(values: &[u64], len: impl Fn(u64) -> usize) -> usize {
+        black_box(values).iter().map(|&v| len(v)).sum()
+    }
+    measure("prost", bytes.len(), &|| sum_of(values, peers::prost_len));
+    measure("integer-encoding", bytes.len(), &|| {
+        sum_of(values, peers::integer_encoding_len)
+    });
+    measure("leb128", bytes.len(), &|| sum_of(values, peers::leb128_len));
+    measure("quick-protobuf", bytes.len(), &|| {
+        sum_of(values, peers::quick_protobuf_len)
+    });
+    measure("protobuf", bytes.len(), &|| {
+        sum_of(values, peers::protobuf_len)
+    });
+    measure("byte-loop", bytes.len(), &|| {
+        sum_of(values, peers::byte_loop_len)
     });
     measure("count_varints", VALUES, &|| {
         varint_turbo::count_varints(black_box(bytes))
@@ -346,28 +445,23 @@ fn benches(c: &mut Criterion) {
         varint_turbo::detected_backend(),
         clock.describe()
     );
-    let workloads = [
-        Workload::new("mix", 11, protobuf_mix),
-        Workload::new("1byte", 12, |rng| rng.gen_range(0..0x80)),
-        Workload::new("u32", 13, |rng| u64::from(rng.gen::<u32>())),
-        Workload::new("u64", 14, |rng| rng.gen()),
-    ];
-    for w in &workloads {
-        bench_decode::<u64>(c, clock, w);
-        bench_decode::<u32>(c, clock, w);
-    }
-    for w in &workloads {
-        if w.name == "mix" || w.name == "u32" {
-            bench_encode::<u64>(c, clock, w);
+    // One workload at a time (about 18 MB each at most).
+    for spec in selected_workloads() {
+        let w = Workload::new(spec);
+        bench_decode::<u64>(c, clock, &w, true);
+        bench_decode::<u32>(c, clock, &w, false);
+        bench_encode::<u64>(c, clock, &w);
+        if w.name == "mix" {
+            bench_sizes(c, clock, &w);
         }
     }
-    bench_sizes(c, clock, &workloads[0]);
 }
 
 fn config() -> Criterion {
     // 1 s warm-up + 2 s measurement of 20 samples per benchmark (an
-    // iteration is a whole 1M-value buffer, 0.5-15 ms), ~60 benchmarks:
-    // about 4 minutes.
+    // iteration is a whole 1M-value buffer, 0.3-30 ms), about 30 benchmarks
+    // per workload: about 20 minutes for the 12 workloads.
+    // scripts/bench-report passes shorter times on the command line.
     Criterion::default()
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(2))

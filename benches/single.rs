@@ -1,8 +1,11 @@
-//! Single-value benchmarks: varint-turbo's backends against varint-simd and
-//! prost, on batches of consecutive varints.
+//! Single-value benchmarks: varint-turbo's backends against every peer
+//! (varint-simd, prost, integer-encoding, leb128, unsigned-varint,
+//! quick-protobuf, protobuf, a textbook byte loop; see `common/peers.rs`),
+//! on batches of consecutive varints.
 //!
-//! **Data.** Each workload is a pool of [`POOL`] (2^20) values drawn with a
-//! fixed seed, encoded back to back into one buffer (by an independent
+//! **Data.** Each workload (`common::WORKLOADS`, documented in
+//! BENCHMARKS.md; `VARINT_BENCH_WORKLOADS` selects them) is a pool of
+//! [`POOL`] (2^20) values drawn with a fixed seed, encoded back to back into one buffer (by an independent
 //! byte-loop encoder) with [`PAD`] zero bytes after the last varint, so the
 //! 16-byte reads of the unchecked decoders stay in bounds. Every measured
 //! batch is [`BATCH`] consecutive values starting at a pseudo-random index
@@ -22,7 +25,9 @@
 //! see `varint_turbo::single_value_backend()`), then every per-backend type
 //! (`scalar`, `ssse3`, `bmi2`; the last two only when `new()` returns
 //! `Some`; `neon` on aarch64). varint-simd is x86-64 only, so on other
-//! targets the comparison is with prost alone. The batch loop of a SIMD backend is compiled with that
+//! targets the comparison is with the other peers. The peers decode into
+//! `u64` (their API; every value of the workload fits the workload's type)
+//! and encode from the workload's type widened to `u64`. The batch loop of a SIMD backend is compiled with that
 //! backend's `#[target_feature]` so its kernels inline into the loop, as
 //! they would in a build that selects that backend; without it every value
 //! would pay a call.
@@ -34,19 +39,25 @@
 //! or optimised-away benchmark panics instead of reporting a number.
 //! `cargo bench --bench single -- --test` runs each benchmark once.
 //!
-//! Throughput is reported in elements (varints) per second.
+//! Throughput is reported in elements (varints) per second; with
+//! `CRITERION_HOME` set, each workload's bytes per varint goes to
+//! `$CRITERION_HOME/varint-workloads/single-<workload>.json` for the
+//! report's bytes/s (scripts/bench-report).
 
 use std::fmt::Debug;
 use std::hint::black_box;
 use std::time::Duration;
 
 mod common;
-use common::{protobuf_mix, reference_encode, Clock};
+use common::{
+    encode_each, peers, record_bytes_per_value, reference_encode, selected_workloads, Clock,
+};
+use common::{Width, WorkloadSpec};
 
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 use varint_turbo::arch::aarch64::Neon;
 #[cfg(target_arch = "x86_64")]
@@ -67,14 +78,17 @@ const OUT_LEN: usize = BATCH * 10 + 16;
 /// The integer types of the workloads: what both crates decode into and
 /// encode from.
 #[cfg(target_arch = "x86_64")]
-trait Int: varint_turbo::VarInt + varint_simd::VarIntTarget + Into<u64> + Debug {}
+trait Int: varint_turbo::VarInt + varint_simd::VarIntTarget + Into<u64> + TryFrom<u64> + Debug {}
 #[cfg(target_arch = "x86_64")]
-impl<T: varint_turbo::VarInt + varint_simd::VarIntTarget + Into<u64> + Debug> Int for T {}
+impl<T> Int for T where
+    T: varint_turbo::VarInt + varint_simd::VarIntTarget + Into<u64> + TryFrom<u64> + Debug
+{
+}
 /// The integer types of the workloads (varint-simd builds only on x86-64).
 #[cfg(not(target_arch = "x86_64"))]
-trait Int: varint_turbo::VarInt + Into<u64> + Debug {}
+trait Int: varint_turbo::VarInt + Into<u64> + TryFrom<u64> + Debug {}
 #[cfg(not(target_arch = "x86_64"))]
-impl<T: varint_turbo::VarInt + Into<u64> + Debug> Int for T {}
+impl<T: varint_turbo::VarInt + Into<u64> + TryFrom<u64> + Debug> Int for T {}
 
 /// One workload: the values, their varints back to back, and the scalar
 /// reference's running checksum.
@@ -90,9 +104,15 @@ struct Pool<T> {
 }
 
 impl<T: Int> Pool<T> {
-    fn new(seed: u64, mut draw: impl FnMut(&mut StdRng) -> T) -> Self {
-        let mut rng = StdRng::seed_from_u64(seed);
-        let values: Vec<T> = (0..POOL).map(|_| draw(&mut rng)).collect();
+    fn new(spec: &WorkloadSpec) -> Self {
+        let mut rng = StdRng::seed_from_u64(spec.seed);
+        let values: Vec<T> = (0..POOL)
+            .map(|_| {
+                let value = (spec.draw)(&mut rng);
+                T::try_from(value)
+                    .unwrap_or_else(|_| panic!("{}: {value} does not fit its type", spec.name))
+            })
+            .collect();
         let mut buf = Vec::with_capacity(POOL * 10 + PAD);
         let mut offsets = Vec::with_capacity(POOL + 1);
         for &value in &values {
@@ -215,21 +235,6 @@ fn decode_unchecked_run<T: Into<u64>>(
     Some((sum, pos))
 }
 
-/// Encodes `values` one after another into `out` through
-/// `encode(value, &mut out[pos..])`; returns the total length.
-#[inline(always)]
-fn encode_run<T: Copy>(
-    values: &[T],
-    out: &mut [u8],
-    mut encode: impl FnMut(T, &mut [u8]) -> usize,
-) -> usize {
-    let mut pos = 0;
-    for &value in values {
-        pos += encode(value, &mut out[pos..]);
-    }
-    pos
-}
-
 /// Encodes `values` with an `encode(value) -> ([u8; 16], len)` function,
 /// storing all 16 bytes at `pos` and advancing by `len`.
 #[inline(always)]
@@ -287,7 +292,7 @@ macro_rules! backend_runs {
             #[inline(never)]
             $(#[target_feature(enable = $feature)])?
             pub unsafe fn encode_to_slice<T: Int>(b: $backend, values: &[T], out: &mut [u8]) -> usize {
-                encode_run(values, out, |value, rest| b.encode_to_slice(value, rest))
+                encode_each(values, out, |value, rest| b.encode_to_slice(value, rest))
             }
 
             /// # Safety
@@ -328,7 +333,7 @@ mod api_runs {
 
     #[inline(never)]
     pub fn encode_to_slice<T: Int>(values: &[T], out: &mut [u8]) -> usize {
-        encode_run(values, out, |value, rest| {
+        encode_each(values, out, |value, rest| {
             varint_turbo::encode_to_slice(value, rest)
         })
     }
@@ -368,7 +373,7 @@ mod simd_runs {
 
     #[inline(never)]
     pub fn encode_to_slice<T: Int>(values: &[T], out: &mut [u8]) -> usize {
-        encode_run(values, out, |value, rest| {
+        encode_each(values, out, |value, rest| {
             usize::from(varint_simd::encode_to_slice(value, rest))
         })
     }
@@ -379,27 +384,139 @@ mod simd_runs {
     }
 }
 
-/// prost 0.13: `decode_varint` on a `&[u8]` `Buf` (it decodes every integer
-/// field as `u64`), `encoded_len_varint`.
-mod prost_runs {
+/// The peers of `common::peers`, each in its own `#[inline(never)]` batch
+/// loop.
+mod peer_runs {
     use super::*;
 
-    #[inline(never)]
-    pub fn decode(buf: &[u8], pos: usize) -> Option<(u64, usize)> {
-        decode_run(buf, pos, |rest| {
-            let mut cursor = rest;
-            let value = prost::encoding::decode_varint(&mut cursor).ok()?;
-            Some((value, rest.len() - cursor.len()))
-        })
+    /// A decoder's batch loop: the checksum and end position of `BATCH`
+    /// varints from `pos` on.
+    macro_rules! decode_runs {
+        ($($name:ident => $decoder:path),* $(,)?) => {$(
+            #[inline(never)]
+            pub fn $name(buf: &[u8], pos: usize) -> Option<(u64, usize)> {
+                let mut sum = 0u64;
+                let consumed = $decoder(&buf[pos..], BATCH, |value, len| {
+                    sum = sum.wrapping_add(value).wrapping_add(len as u64);
+                })?;
+                Some((sum, pos + consumed))
+            }
+        )*};
     }
 
-    #[inline(never)]
-    pub fn encoded_len<T: Int>(values: &[T]) -> usize {
-        values
-            .iter()
-            .map(|&value| prost::encoding::encoded_len_varint(value.into()))
-            .sum()
+    /// An encoder's batch loop.
+    macro_rules! encode_runs {
+        ($($name:ident => $encoder:path),* $(,)?) => {$(
+            #[inline(never)]
+            pub fn $name<T: Int>(values: &[T], out: &mut [u8]) -> usize {
+                $encoder(values, out)
+            }
+        )*};
     }
+
+    /// The sum of a batch's encoded lengths.
+    macro_rules! len_runs {
+        ($($name:ident => $len:path),* $(,)?) => {$(
+            #[inline(never)]
+            pub fn $name<T: Int>(values: &[T]) -> usize {
+                values.iter().map(|&value| $len(value.into())).sum()
+            }
+        )*};
+    }
+
+    decode_runs! {
+        byte_loop_decode => peers::byte_loop_decode,
+        prost_decode => peers::prost_decode,
+        integer_encoding_decode => peers::integer_encoding_decode,
+        leb128_decode => peers::leb128_decode,
+        unsigned_varint_decode => peers::unsigned_varint_decode,
+        quick_protobuf_decode => peers::quick_protobuf_decode,
+        protobuf_decode => peers::protobuf_decode,
+    }
+
+    encode_runs! {
+        byte_loop_encode => peers::byte_loop_encode,
+        prost_encode => peers::prost_encode,
+        integer_encoding_encode => peers::integer_encoding_encode,
+        leb128_encode => peers::leb128_encode,
+        unsigned_varint_encode => peers::unsigned_varint_encode,
+        protobuf_encode => peers::protobuf_encode,
+    }
+
+    len_runs! {
+        byte_loop_len => peers::byte_loop_len,
+        prost_len => peers::prost_len,
+        integer_encoding_len => peers::integer_encoding_len,
+        leb128_len => peers::leb128_len,
+        quick_protobuf_len => peers::quick_protobuf_len,
+        protobuf_len => peers::protobuf_len,
+    }
+}
+
+/// The peers' rows of a safe-decode group.
+fn bench_peer_decoders<T: Int>(group: &mut Group<'_>, pool: &Pool<T>) {
+    bench_decode(group, pool, "prost", peer_runs::prost_decode);
+    bench_decode(
+        group,
+        pool,
+        "integer-encoding",
+        peer_runs::integer_encoding_decode,
+    );
+    bench_decode(group, pool, "leb128", peer_runs::leb128_decode);
+    bench_decode(
+        group,
+        pool,
+        "unsigned-varint",
+        peer_runs::unsigned_varint_decode,
+    );
+    bench_decode(
+        group,
+        pool,
+        "quick-protobuf",
+        peer_runs::quick_protobuf_decode,
+    );
+    bench_decode(group, pool, "protobuf", peer_runs::protobuf_decode);
+    bench_decode(group, pool, "byte-loop", peer_runs::byte_loop_decode);
+}
+
+/// The peers' rows of an encode-into-a-slice group.
+fn bench_peer_encoders<T: Int>(group: &mut Group<'_>, pool: &Pool<T>) {
+    bench_encode(group, pool, "prost", peer_runs::prost_encode::<T>);
+    bench_encode(
+        group,
+        pool,
+        "integer-encoding",
+        peer_runs::integer_encoding_encode::<T>,
+    );
+    bench_encode(group, pool, "leb128", peer_runs::leb128_encode::<T>);
+    bench_encode(
+        group,
+        pool,
+        "unsigned-varint",
+        peer_runs::unsigned_varint_encode::<T>,
+    );
+    bench_encode(group, pool, "protobuf", peer_runs::protobuf_encode::<T>);
+    bench_encode(group, pool, "byte-loop", peer_runs::byte_loop_encode::<T>);
+}
+
+/// The peers' rows of an encoded-length group.
+fn bench_peer_lens<T: Int>(group: &mut Group<'_>, pool: &Pool<T>) {
+    bench_len(group, pool, "prost", peer_runs::prost_len::<T>);
+    bench_len(
+        group,
+        pool,
+        "integer-encoding",
+        peer_runs::integer_encoding_len::<T>,
+    );
+    bench_len(group, pool, "leb128", peer_runs::leb128_len::<T>);
+    bench_len(
+        group,
+        pool,
+        "quick-protobuf",
+        peer_runs::quick_protobuf_len::<T>,
+    );
+    bench_len(group, pool, "protobuf", peer_runs::protobuf_len::<T>);
+    bench_len(group, pool, "byte-loop", peer_runs::byte_loop_len::<T>);
 }
 
 // ---------------------------------------------------------------------------
@@ -521,15 +638,13 @@ fn new_group<'a>(c: &'a mut Criterion, op: &str, workload: &str) -> Group<'a> {
     }
 }
 
-fn bench_workload<T: Int>(
-    c: &mut Criterion,
-    workload: &str,
-    seed: u64,
-    draw: impl FnMut(&mut StdRng) -> T,
-) {
-    let pool = Pool::<T>::new(seed, draw);
+fn bench_workload<T: Int>(c: &mut Criterion, spec: &WorkloadSpec) {
+    let workload = spec.name;
+    let pool = Pool::<T>::new(spec);
+    record_bytes_per_value(&format!("single-{workload}"), POOL, pool.offsets[POOL]);
     eprintln!(
-        "workload {workload}: {POOL} values, {:.2} bytes per varint on average, batches of {BATCH}",
+        "workload {workload} ({}): {POOL} values, {:.2} bytes per varint on average, batches of {BATCH}",
+        spec.width.name(),
         pool.mean_len()
     );
     let scalar = Scalar::new().expect("the scalar backend is always available");
@@ -566,7 +681,7 @@ fn bench_workload<T: Int>(
     }
     #[cfg(target_arch = "x86_64")]
     bench_decode(&mut group, &pool, "varint-simd", simd_runs::decode::<T>);
-    bench_decode(&mut group, &pool, "prost", prost_runs::decode);
+    bench_peer_decoders(&mut group, &pool);
     group.finish();
 
     // Unchecked decode: 16 readable bytes at every position (the pool's padding).
@@ -633,6 +748,7 @@ fn bench_workload<T: Int>(
         "varint-simd",
         simd_runs::encode_to_slice::<T>,
     );
+    bench_peer_encoders(&mut group, &pool);
     group.finish();
 
     // encode() to a 16-byte array, stored whole at the output position.
@@ -671,7 +787,7 @@ fn bench_workload<T: Int>(
     // encoded_len (one implementation for every backend).
     let mut group = new_group(c, "encoded_len", workload);
     bench_len(&mut group, &pool, "api", api_runs::encoded_len::<T>);
-    bench_len(&mut group, &pool, "prost", prost_runs::encoded_len::<T>);
+    bench_peer_lens(&mut group, &pool);
     group.finish();
 }
 
@@ -681,16 +797,21 @@ fn benches(c: &mut Criterion) {
         varint_turbo::single_value_backend(),
         Clock::from_env().describe()
     );
-    bench_workload::<u8>(c, "u8", 1, |rng| rng.gen());
-    bench_workload::<u16>(c, "u16", 2, |rng| rng.gen());
-    bench_workload::<u32>(c, "u32", 3, |rng| rng.gen());
-    bench_workload::<u64>(c, "u64", 4, |rng| rng.gen());
-    bench_workload::<u64>(c, "mix", 5, protobuf_mix);
+    for spec in selected_workloads() {
+        match spec.width {
+            Width::U8 => bench_workload::<u8>(c, spec),
+            Width::U16 => bench_workload::<u16>(c, spec),
+            Width::U32 => bench_workload::<u32>(c, spec),
+            Width::U64 => bench_workload::<u64>(c, spec),
+        }
+    }
 }
 
 fn config() -> Criterion {
     // About 2.8 s per benchmark (0.5 s warm-up, 2 s measurement, analysis),
-    // ~115 benchmarks: about 6 minutes in all.
+    // about 40 benchmarks per workload: about 22 minutes for the 12
+    // workloads. scripts/bench-report passes shorter times on the command
+    // line.
     Criterion::default()
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2))

@@ -434,12 +434,11 @@ impl Backend {
             Backend::Avx512Vbmi2
                 if values.len().saturating_mul(T::MAX_LEN) <= out.len()
                     || self.encoded_len_sum(values) <= out.len() =>
-            // SAFETY: the CPU supports the backend (checked above) and `out`
-            // holds the encoding of all `values` (the guard).
             {
-                (values.len(), unsafe {
-                    crate::arch::x86_64::avx512::encode_slice(values, out)
-                })
+                // SAFETY: the CPU supports the backend (checked above) and
+                // `out` holds the encoding of all `values` (the guard).
+                let written = unsafe { crate::arch::x86_64::avx512::encode_slice(values, out) };
+                (values.len(), written)
             }
             _ => encode_slice_into_scalar(values, out),
         }
@@ -545,9 +544,9 @@ fn decode_uninit<T: VarInt>(
 /// Views initialized slots as possibly uninitialized ones, for the
 /// decoders, which write only initialized values.
 pub(crate) fn as_uninit<T>(out: &mut [T]) -> &mut [MaybeUninit<T>] {
-    // SAFETY: `MaybeUninit<T>` has the layout of `T`; every decoder writes
-    // only initialized values (`MaybeUninit::write` or stores of computed
-    // values), so the slots stay initialized for the caller's `&mut [T]`.
+    // Every decoder writes only initialized values (`MaybeUninit::write` or
+    // stores of computed values), so the caller's `&mut [T]` stays initialized.
+    // SAFETY: `MaybeUninit<T>` has the layout of `T`; see above.
     unsafe { core::slice::from_raw_parts_mut(out.as_mut_ptr().cast(), out.len()) }
 }
 

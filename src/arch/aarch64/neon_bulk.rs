@@ -183,9 +183,8 @@ fn lane0_control(carry: usize, len: usize) -> u32 {
 /// `dst` must be valid for writing 8 `T`.
 #[inline(always)]
 unsafe fn store_8<T: VarInt>(dst: *mut T, a: uint32x4_t, b: uint32x4_t) {
-    // SAFETY: 8 writable `T` at `dst` (caller): each branch writes exactly
-    // 8 * size_of::<T>() bytes from `dst`; `T` is an unsigned integer of
-    // that size, so the casts only pick the store width.
+    // `T` is an unsigned integer, so the casts below only pick the store width.
+    // SAFETY: 8 writable `T` at `dst` (caller); each branch writes exactly those.
     unsafe {
         match core::mem::size_of::<T>() {
             8 => {
@@ -353,9 +352,8 @@ fn one_byte_run<T: VarInt>(
         out.get_mut(*written..)
             .and_then(|rest| rest.first_chunk_mut::<16>()),
     ) {
-        // SAFETY: `bytes` is 16 readable bytes and `dst` 16 writable `T`
-        // (two stores of 8); the rest are register operations, and NEON is
-        // baseline on aarch64.
+        // SAFETY: `bytes` is 16 readable bytes, `dst` 16 writable `T` (two stores
+        // of 8); the rest are register operations; NEON is aarch64 baseline.
         unsafe {
             let bytes = vld1q_u8(bytes.as_ptr());
             if vmaxvq_u8(bytes) >= 0x80 {

@@ -174,9 +174,8 @@ unsafe fn decode_groups<T: VarInt, const LONG: bool>(
     let slots = u64::MAX >> (64 - count);
     let mut group = 0usize;
     while group < count {
-        // SAFETY: the caller guarantees the CPU features and that the
-        // slots selected by `slots` are writable; the masked store writes
-        // only those.
+        // SAFETY: CPU features and writable `slots` (caller); the masked store
+        // writes only those slots.
         unsafe {
             let values = decode_group::<LONG>(data, starts, group);
             store::<T>(dest.add(group), (slots >> group) as u8, values);
@@ -288,9 +287,8 @@ unsafe fn store<T: VarInt>(dest: *mut T, mask: u8, values: __m512i) {
 /// `count` `T`; the CPU must have AVX-512 F/BW/VL.
 #[inline(always)]
 unsafe fn store_one_byte_values<T: VarInt>(dest: *mut T, src: *const u8, count: usize) {
-    // SAFETY: the caller guarantees `count` readable bytes at `src`,
-    // `count` writable `T` at `dest` and the CPU features; every access
-    // below is inside them.
+    // SAFETY: `count` readable bytes at `src`, `count` writable `T` at `dest`
+    // and the CPU features (caller); every access below is inside them.
     unsafe {
         for i in (0..count).step_by(16) {
             let bytes = _mm_loadu_si128(src.add(i).cast());
@@ -344,9 +342,8 @@ pub unsafe fn encode_slice<T: VarInt>(values: &[T], out: &mut [u8]) -> usize {
         const BLOCK: usize = 32;
         while values.len() - index >= BLOCK {
             let src = values[index..].as_ptr().cast::<u64>();
-            // SAFETY (all of this block): 32 values from `index` are in
-            // bounds; `out` has room for their encoding (caller), and each
-            // step writes exactly its values' bytes at `pos`.
+            // SAFETY: 32 values from `index` are in bounds; `out` has room for
+            // their encoding (caller); each step writes its values' bytes at `pos`.
             unsafe {
                 let load = |i: usize| _mm512_loadu_si512(src.add(8 * i).cast());
                 let any = _mm512_or_si512(
