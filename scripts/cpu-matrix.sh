@@ -22,10 +22,12 @@
 #   (<target>/native), expecting single_value_backend() == "bmi2" iff PDEP is
 #   fast here. This is also the matrix's `-C target-cpu=native` build: on
 #   this machine native-optimizations adds no cfg unless PDEP is microcoded.
-# Part 3: the other target-cpu builds and the portable build, each in its
-#   own target dir (<target>/cpu-<row>) with the same profile, whose test
-#   binaries (doctests: force-scalar only) run natively with pinned
-#   expectations:
+# Part 3: the other target-cpu builds and the portable build, with the same
+#   profile, whose test binaries (doctests: force-scalar only) run natively
+#   with pinned expectations. A row's flags go to this crate's own crates
+#   only (a RUSTC_WRAPPER; the dependencies are part 1's build, copied once
+#   to <target>/cpu-rows), plus the cfgs its build script emits when it
+#   sees the flags in RUSTFLAGS (see "part 3" below):
 #     x86-64      the baseline build of part 1 (rustc's default target-cpu
 #                 for x86_64-unknown-linux-gnu; checked, not rebuilt)
 #     x86-64-v2   SSE4.2/POPCNT                       -> single scalar
@@ -412,6 +414,62 @@ PART3_ROWS=(
     "znver2|-C target-cpu=znver2|avx2 bmi2 fma movbe adx rdseed sha_ni|scalar|$NATIVE_BULK|$NATIVE_BACKENDS|no"
     "force-scalar|--cfg varint_turbo_force_scalar||scalar|scalar|scalar|yes"
 )
+wanted_part3() {
+    local row
+    for row in "${PART3_ROWS[@]}"; do wanted "${row%%|*}" && return 0; done
+    return 1
+}
+# Only varint-turbo's own crates (lib, tests, doctests) get a row's flags:
+# RUSTFLAGS would rebuild every dev-dependency (criterion, proptest, prost,
+# protobuf, ...) once per row, for nothing: they are not what a row tests.
+# So every row shares one target dir, <target>/cpu-rows, seeded with a
+# copy of part 1's build (same profile, same dependencies: cargo rebuilds
+# none of them), and a RUSTC_WRAPPER appends the row's flags to rustc's
+# command line when cargo compiles a crate of package varint-turbo (the
+# lib and its test crates, where generic code is monomorphised; not its
+# build script, a host program). Cargo does not see the wrapper's flags
+# (nor the wrapper: it is not part of its fingerprints), so
+# `cargo clean -p varint-turbo` runs before each row's build.
+# build.rs must see the real flags (it reads CARGO_ENCODED_RUSTFLAGS: the
+# znver2 row's varint_turbo_slow_pdep), so each row first runs it for real:
+# `RUSTFLAGS=<flags> cargo check --lib` in <target>/cpu-buildrs (the lib
+# and cfg-if only, a few seconds), and the cfgs it emits go to the wrapper
+# along with the flags.
+ROWS_TARGET=$TARGET_DIR/cpu-rows
+case $PROFILE in opt) PROFILE_DIR=cpu-matrix ;; *) PROFILE_DIR=$PROFILE ;; esac
+if [[ ! -d $ROWS_TARGET/$PROFILE_DIR && -d $TARGET_DIR/$PROFILE_DIR ]] && wanted_part3; then
+    echo "==> seeding $ROWS_TARGET with a copy of $TARGET_DIR/$PROFILE_DIR (part 1's dependency builds)"
+    mkdir -p "$ROWS_TARGET"
+    cp -a --reflink=auto "$TARGET_DIR/$PROFILE_DIR" "$ROWS_TARGET/"
+fi
+WRAPPER=$PWD/$WORK/rustc-wrapper.sh
+[[ $WORK == /* ]] && WRAPPER=$WORK/rustc-wrapper.sh
+cat >"$WRAPPER" <<'EOF'
+#!/usr/bin/env bash
+# Written by scripts/cpu-matrix.sh: cargo's RUSTC_WRAPPER for the part 3
+# rows. $1 is rustc; appends $CPU_MATRIX_CRATE_FLAGS when compiling a crate
+# of package varint-turbo other than its build script.
+rustc=$1
+shift
+if [[ ${CARGO_PKG_NAME:-} == varint-turbo && " $* " != *" --crate-name build_script_build "* ]]; then
+    read -ra extra <<<"${CPU_MATRIX_CRATE_FLAGS:-}"
+    exec "$rustc" "$@" "${extra[@]}"
+fi
+exec "$rustc" "$@"
+EOF
+chmod +x "$WRAPPER"
+
+# Prints the cfgs build.rs emits under RUSTFLAGS=$1 as `--cfg NAME` words
+# ($2: the row, for file names).
+build_script_cfgs() {
+    local json=$WORK/buildrs-$2.json
+    RUSTFLAGS=$1 cargo check --lib --message-format=json --target-dir "$TARGET_DIR/cpu-buildrs" \
+        >"$json" 2>"$LOGS/$2-buildrs.log" || return 1
+    grep '"reason":"build-script-executed"' "$json" | grep '"package_id":"[^"]*varint-turbo' |
+        sed -n 's/.*"cfgs":\[\([^]]*\)\].*/\1/p' | tr -d '"' | tr ',' '\n' |
+        sed -n 's/^\(..*\)$/--cfg \1/p' | tr '\n' ' ' | sed 's/ $//'
+}
+
 for row in "${PART3_ROWS[@]}"; do
     IFS='|' read -r name flags needs single bulk test_backends doctests <<<"$row"
     wanted "$name" || continue
@@ -422,10 +480,28 @@ for row in "${PART3_ROWS[@]}"; do
         SUMMARY+=("$(printf '%-20s %-20s %-6s %-24s %-6s %9s %7s  %s' "$name" "" "" "" SKIP "" "" "CPU lacks$missing")")
         continue
     fi
-    echo "==> $name: RUSTFLAGS='$flags' cargo test --no-run --target-dir $TARGET_DIR/cpu-$name ($PROFILE profile)"
     T0=$(now_ms)
-    if ! RUSTFLAGS=$flags build_test_binaries "$WORK/build-$name.json" \
-        --target-dir "$TARGET_DIR/cpu-$name" "${PROFILE_ARGS[@]}" 2>"$LOGS/$name-build.log"; then
+    if ! cfgs=$(build_script_cfgs "$flags" "$name"); then
+        show_failure "$LOGS/$name-buildrs.log"
+        FAILED_ROWS+=("$name")
+        TOTAL_FAILED=$((TOTAL_FAILED + 1))
+        SUMMARY+=("$(printf '%-20s %-20s %-6s %-24s %-6s %9s %7s  %s' "$name" "" "" "" FAIL "" "" "build.rs run failed")")
+        continue
+    fi
+    crate_flags="$flags${cfgs:+ $cfgs}"
+    echo "==> $name: build.rs under RUSTFLAGS='$flags' emits: ${cfgs:-no cfg}"
+    echo "    cargo test --no-run --target-dir $ROWS_TARGET ($PROFILE profile); varint-turbo's crates get: $crate_flags"
+    if ! cargo clean -p varint-turbo --target-dir "$ROWS_TARGET" "${PROFILE_ARGS[@]}" \
+        >"$LOGS/$name-clean.log" 2>&1; then
+        # Without the clean, cargo would reuse another row's binaries.
+        show_failure "$LOGS/$name-clean.log"
+        FAILED_ROWS+=("$name")
+        TOTAL_FAILED=$((TOTAL_FAILED + 1))
+        SUMMARY+=("$(printf '%-20s %-20s %-6s %-24s %-6s %9s %7s  %s' "$name" "" "" "" FAIL "" "" "cargo clean -p failed")")
+        continue
+    fi
+    if ! RUSTC_WRAPPER=$WRAPPER CPU_MATRIX_CRATE_FLAGS=$crate_flags build_test_binaries \
+        "$WORK/build-$name.json" --target-dir "$ROWS_TARGET" "${PROFILE_ARGS[@]}" 2>"$LOGS/$name-build.log"; then
         show_failure "$LOGS/$name-build.log"
         FAILED_ROWS+=("$name")
         TOTAL_FAILED=$((TOTAL_FAILED + 1))
@@ -438,8 +514,10 @@ for row in "${PART3_ROWS[@]}"; do
     if [[ $doctests == yes ]]; then
         log=$LOGS/$name-doctests.log
         rc=0
-        RUSTFLAGS=$flags RUSTDOCFLAGS=$flags cargo test --doc --target-dir "$TARGET_DIR/cpu-$name" \
-            "${PROFILE_ARGS[@]}" >"$log" 2>&1 || rc=$?
+        # rustdoc compiles the doctests (RUSTDOCFLAGS) against the lib the
+        # wrapper built.
+        RUSTC_WRAPPER=$WRAPPER CPU_MATRIX_CRATE_FLAGS=$crate_flags RUSTDOCFLAGS=$crate_flags \
+            cargo test --doc --target-dir "$ROWS_TARGET" "${PROFILE_ARGS[@]}" >"$log" 2>&1 || rc=$?
         read -r p f i < <(count_results "$log")
         echo "    doctests: $p passed, $f failed, $i ignored$([[ $rc -ne 0 ]] && echo "   EXIT $rc")"
         TOTAL_PASSED=$((TOTAL_PASSED + p))
