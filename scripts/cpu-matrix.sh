@@ -428,8 +428,8 @@ wanted_part3() {
 # command line when cargo compiles a crate of package varint-turbo (the
 # lib and its test crates, where generic code is monomorphised; not its
 # build script, a host program). Cargo does not see the wrapper's flags
-# (nor the wrapper: it is not part of its fingerprints), so
-# `cargo clean -p varint-turbo` runs before each row's build.
+# (nor the wrapper: it is not part of its fingerprints), so each row's
+# build starts by deleting varint-turbo's fingerprints.
 # build.rs must see the real flags (it reads CARGO_ENCODED_RUSTFLAGS: the
 # znver2 row's varint_turbo_slow_pdep), so each row first runs it for real:
 # `RUSTFLAGS=<flags> cargo check --lib` in <target>/cpu-buildrs (the lib
@@ -491,21 +491,27 @@ for row in "${PART3_ROWS[@]}"; do
     crate_flags="$flags${cfgs:+ $cfgs}"
     echo "==> $name: build.rs under RUSTFLAGS='$flags' emits: ${cfgs:-no cfg}"
     echo "    cargo test --no-run --target-dir $ROWS_TARGET ($PROFILE profile); varint-turbo's crates get: $crate_flags"
-    if ! cargo clean -p varint-turbo --target-dir "$ROWS_TARGET" "${PROFILE_ARGS[@]}" \
-        >"$LOGS/$name-clean.log" 2>&1; then
-        # Without the clean, cargo would reuse another row's binaries.
-        show_failure "$LOGS/$name-clean.log"
-        FAILED_ROWS+=("$name")
-        TOTAL_FAILED=$((TOTAL_FAILED + 1))
-        SUMMARY+=("$(printf '%-20s %-20s %-6s %-24s %-6s %9s %7s  %s' "$name" "" "" "" FAIL "" "" "cargo clean -p failed")")
-        continue
-    fi
+    # Forget varint-turbo's units (not `cargo clean -p varint-turbo`: that
+    # also deletes the registry crate `protobuf`, whose name one of our
+    # test targets shares), so that cargo rebuilds them with this row's
+    # flags; the check after the build makes sure it did.
+    rm -rf "$ROWS_TARGET/$PROFILE_DIR/.fingerprint/varint-turbo-"*
     if ! RUSTC_WRAPPER=$WRAPPER CPU_MATRIX_CRATE_FLAGS=$crate_flags build_test_binaries \
         "$WORK/build-$name.json" --target-dir "$ROWS_TARGET" "${PROFILE_ARGS[@]}" 2>"$LOGS/$name-build.log"; then
         show_failure "$LOGS/$name-build.log"
         FAILED_ROWS+=("$name")
         TOTAL_FAILED=$((TOTAL_FAILED + 1))
         SUMMARY+=("$(printf '%-20s %-20s %-6s %-24s %-6s %9s %7s  %s' "$name" "" "" "" FAIL "" "" "build failed")")
+        continue
+    fi
+    # Every artifact of varint-turbo must be fresh from this build: one that
+    # cargo reused may carry another row's flags.
+    if grep '"reason":"compiler-artifact"' "$WORK/build-$name.json" | grep '"package_id":"[^"]*varint-turbo' |
+        grep -q '"fresh":true'; then
+        echo "    cargo reused a varint-turbo artifact built before this row (see $WORK/build-$name.json)"
+        FAILED_ROWS+=("$name")
+        TOTAL_FAILED=$((TOTAL_FAILED + 1))
+        SUMMARY+=("$(printf '%-20s %-20s %-6s %-24s %-6s %9s %7s  %s' "$name" "" "" "" FAIL "" "" "stale artifacts")")
         continue
     fi
     echo "    built in $(secs $(($(now_ms) - T0))) s: ${#BINS[@]} test binaries"
