@@ -3,7 +3,7 @@
 # guarded-page tests and the fuzz-corpus replay, and the doctests) under
 # AddressSanitizer:
 #
-#   RUSTFLAGS=-Zsanitizer=address cargo +nightly test --target x86_64-unknown-linux-gnu
+#   RUSTFLAGS=-Zsanitizer=address cargo +nightly test --all-features --target x86_64-unknown-linux-gnu
 #
 # `--target` keeps build scripts and proc macros (built for the host)
 # uninstrumented; the target dir is its own (<target>/asan) so that this
@@ -44,4 +44,4 @@ echo "==> $(rustc +nightly --version); RUSTFLAGS=$RUSTFLAGS ASAN_OPTIONS=$ASAN_O
 # --no-fail-fast: every test binary runs, and the doctests, even after a failure.
 cargo +nightly test --target "$TARGET" --target-dir "${CARGO_TARGET_DIR:-target}/asan" \
     --config 'profile.dev.opt-level=1' --config 'profile.dev.debug="line-tables-only"' \
-    --no-fail-fast "$@"
+    --all-features --no-fail-fast "$@"

@@ -20,7 +20,26 @@
 # Part 2: RUSTFLAGS="-C target-cpu=native" --features native-optimizations,
 #   full `cargo test` natively (doctests included) in its own target dir
 #   (<target>/native), expecting single_value_backend() == "bmi2" iff PDEP is
-#   fast here.
+#   fast here. This is also the matrix's `-C target-cpu=native` build: on
+#   this machine native-optimizations adds no cfg unless PDEP is microcoded.
+# Part 3: the other target-cpu builds and the portable build, with the same
+#   profile, whose test binaries (doctests: force-scalar only) run natively
+#   with pinned expectations. A row's flags go to this crate's own crates
+#   only (a RUSTC_WRAPPER; the dependencies are part 1's build, copied once
+#   to <target>/cpu-rows), plus the cfgs its build script emits when it
+#   sees the flags in RUSTFLAGS (see "part 3" below):
+#     x86-64      the baseline build of part 1 (rustc's default target-cpu
+#                 for x86_64-unknown-linux-gnu; checked, not rebuilt)
+#     x86-64-v2   SSE4.2/POPCNT                       -> single scalar
+#     x86-64-v3   AVX2/BMI2                           -> single bmi2
+#     x86-64-v4   AVX-512 (runs only natively here)   -> single bmi2
+#     znver2      BMI2, but build.rs marks PDEP slow  -> single scalar
+#     force-scalar  --cfg varint_turbo_force_scalar: every SIMD path compiled
+#                 out (`cargo test`, doctests included) -> scalar everywhere,
+#                 bulk included
+#   The bulk backend is chosen at run time, so it stays the native one
+#   except in force-scalar. A row whose CPU features /proc/cpuinfo lacks is
+#   reported as skipped (its binaries would die of SIGILL).
 #
 # Usage: scripts/cpu-matrix.sh            (from anywhere in the repo)
 # Environment:
@@ -38,7 +57,8 @@
 #           3-byte input space (much slower under qemu).
 #   CPU_MATRIX_TIMEOUT=SECONDS        per test binary and CPU (default 900)
 #   CPU_MATRIX_CPUS="qemu64 Haswell"  only these rows (names as in the table;
-#                                     "native" and "native-opt" included)
+#                                     "native", "native-opt" and the part 3
+#                                     rows included)
 #   CARGO_TARGET_DIR                  honoured (default: target/)
 # Needs: cargo, rustc, timeout (coreutils); installs qemu-user with apt-get
 # if qemu-x86_64 is missing. Exits non-zero if any row fails.
@@ -202,19 +222,27 @@ echo "==> native cpu: $NATIVE_MODEL ($NATIVE_VENDOR family $NATIVE_FAMILY): expe
 
 # ---- part 1: build the test binaries once -------------------------------------------
 
+# Builds the test binaries with `cargo test --no-run ARGS...` and sets BINS to
+# them: the lib's unit tests and every integration test (examples and the
+# lib itself have "test":false). The JSON messages go to $1.
+build_test_binaries() {
+    local json=$1
+    shift
+    cargo test --no-run --message-format=json "$@" >"$json"
+    mapfile -t BINS < <(grep '"reason":"compiler-artifact"' "$json" |
+        grep '"profile":{[^}]*"test":true' |
+        sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | sort -u)
+    if [[ ${#BINS[@]} -eq 0 ]]; then
+        echo "cpu-matrix: cargo built no test binary ($*)" >&2
+        return 1
+    fi
+}
+
 echo "==> building the test binaries ($PROFILE profile, baseline x86-64): cargo test --no-run ${PROFILE_ARGS[*]}"
 T0=$(now_ms)
-cargo test --no-run --message-format=json "${PROFILE_ARGS[@]}" >"$WORK/build.json"
-# Artifacts built in test mode with an executable: the lib's unit tests and
-# every integration test (examples and the lib itself have "test":false).
-mapfile -t BINS < <(grep '"reason":"compiler-artifact"' "$WORK/build.json" |
-    grep '"profile":{[^}]*"test":true' |
-    sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | sort -u)
+build_test_binaries "$WORK/build.json" "${PROFILE_ARGS[@]}"
 BUILD_MS=$(($(now_ms) - T0))
-if [[ ${#BINS[@]} -eq 0 ]]; then
-    echo "cpu-matrix: cargo built no test binary" >&2
-    exit 1
-fi
+BASELINE_BINS=("${BINS[@]}")
 echo "    built in $(secs $BUILD_MS) s: ${#BINS[@]} test binaries:"
 for bin in "${BINS[@]}"; do echo "      $bin"; done
 
@@ -253,13 +281,18 @@ show_failure() {
     echo "    ----"
 }
 
+# Runs BINS on one CPU model ("-" = natively). The probe must report
+# vendor/family/backends/pdep; the tests are told to expect those backends
+# (or $9, for a build that compiles some out), the bulk backend $7 and the
+# single-value backend $8 (default scalar).
 run_row() {
     local name=$1 model=$2 vendor=$3 family=$4 backends=$5 pdep=$6 bulk=$7
+    local single=${8:-scalar} test_backends=${9:-$5}
     local runner=() result=ok note="" t0 ms passed=0 failed=0 ignored=0
     [[ $model != - ]] && runner=("$QEMU" -cpu "$model")
     local label=$name
     [[ $model != - ]] && label="qemu -cpu $model"
-    echo "==> $label: expecting backends $backends, pdep fast $pdep, bulk $bulk"
+    echo "==> $label: expecting backends $test_backends, pdep fast $pdep, bulk $bulk, single $single"
     t0=$(now_ms)
 
     local probe got want="vendor=$vendor family=$family backends=$backends pdep_fast=$pdep"
@@ -284,9 +317,9 @@ run_row() {
         local bt0
         bt0=$(now_ms)
         rc=0
-        env VARINT_TURBO_EXPECT_BACKENDS="$backends" \
+        env VARINT_TURBO_EXPECT_BACKENDS="$test_backends" \
             VARINT_TURBO_EXPECT_PDEP_FAST="$pdep" \
-            VARINT_TURBO_EXPECT_SINGLE_BACKEND=scalar \
+            VARINT_TURBO_EXPECT_SINGLE_BACKEND="$single" \
             VARINT_TURBO_EXPECT_BULK_BACKEND="$bulk" \
             CARGO_MANIFEST_DIR="$PWD" \
             timeout --kill-after=30 "$TIMEOUT" "${runner[@]}" "$bin" >"$log" 2>&1 || rc=$?
@@ -306,8 +339,8 @@ run_row() {
     TOTAL_FAILED=$((TOTAL_FAILED + failed))
     [[ $result == ok ]] || FAILED_ROWS+=("$name")
     SUMMARY+=("$(printf '%-20s %-20s %-6s %-24s %-6s %4d/%-4d %7s  %s' \
-        "$label" "$backends" "$pdep" "$(reported_backends "$LOGS/$name"-*.log)" "$result" \
-        "$passed" "$((passed + failed))" "$(secs "$ms")" "$note")")
+        "$label" "$test_backends" "$pdep" "$(reported_backends "$LOGS/$name"-*.log)" "$result" \
+        "$passed" "$((passed + failed))" "$(secs "$ms")" "single $single; bulk $bulk${note:+; $note}")")
 }
 
 for row in "${ROWS[@]}"; do
@@ -356,6 +389,153 @@ if wanted native-opt; then
         "native-opt" "$NATIVE_BACKENDS" "$NATIVE_PDEP" "$(reported_backends "$log")" "$result" \
         "$passed" "$((passed + failed))" "$(secs "$ms")" "single backend $NATIVE_SINGLE; $note")")
 fi
+
+# ---- part 3: other target-cpu builds, and every SIMD path compiled out ---------------
+
+# The baseline build is the x86-64 row: check that rustc agrees.
+if wanted x86-64; then
+    if [[ $(rustc --print cfg) == "$(rustc --print cfg -C target-cpu=x86-64)" ]]; then
+        echo "==> x86-64: -C target-cpu=x86-64 is the baseline build (same cfgs): its rows are part 1's"
+        SUMMARY+=("$(printf '%-20s %-20s %-6s %-24s %-6s %9s %7s  %s' "target-cpu=x86-64" "(part 1)" "" "" ok "" "" \
+            "same cfgs as the baseline build: tested by every part 1 row")")
+    else
+        echo "cpu-matrix: rustc's default target-cpu is not x86-64: add a build for it" >&2
+        FAILED_ROWS+=(x86-64)
+    fi
+fi
+
+# name | RUSTFLAGS | /proc/cpuinfo flags it needs | single backend | bulk | backends | doctests
+PART3_ROWS=(
+    "x86-64-v2|-C target-cpu=x86-64-v2|ssse3 sse4_1 sse4_2 popcnt cx16|scalar|$NATIVE_BULK|$NATIVE_BACKENDS|no"
+    "x86-64-v3|-C target-cpu=x86-64-v3|avx2 bmi1 bmi2 fma movbe abm f16c|bmi2|$NATIVE_BULK|$NATIVE_BACKENDS|no"
+    "x86-64-v4|-C target-cpu=x86-64-v4|avx2 bmi2 avx512f avx512bw avx512cd avx512dq avx512vl|bmi2|$NATIVE_BULK|$NATIVE_BACKENDS|no"
+    # znver2 also enables SSE4a and CLZERO, which LLVM emits only for their
+    # intrinsics (this crate uses neither); VMs often hide both flags.
+    "znver2|-C target-cpu=znver2|avx2 bmi2 fma movbe adx rdseed sha_ni|scalar|$NATIVE_BULK|$NATIVE_BACKENDS|no"
+    "force-scalar|--cfg varint_turbo_force_scalar||scalar|scalar|scalar|yes"
+)
+wanted_part3() {
+    local row
+    for row in "${PART3_ROWS[@]}"; do wanted "${row%%|*}" && return 0; done
+    return 1
+}
+# Only varint-turbo's own crates (lib, tests, doctests) get a row's flags:
+# RUSTFLAGS would rebuild every dev-dependency (criterion, proptest, prost,
+# protobuf, ...) once per row, for nothing: they are not what a row tests.
+# So every row shares one target dir, <target>/cpu-rows, seeded with a
+# copy of part 1's build (same profile, same dependencies: cargo rebuilds
+# none of them), and a RUSTC_WRAPPER appends the row's flags to rustc's
+# command line when cargo compiles a crate of package varint-turbo (the
+# lib and its test crates, where generic code is monomorphised; not its
+# build script, a host program). Cargo does not see the wrapper's flags
+# (nor the wrapper: it is not part of its fingerprints), so each row's
+# build starts by deleting varint-turbo's fingerprints.
+# build.rs must see the real flags (it reads CARGO_ENCODED_RUSTFLAGS: the
+# znver2 row's varint_turbo_slow_pdep), so each row first runs it for real:
+# `RUSTFLAGS=<flags> cargo check --lib` in <target>/cpu-buildrs (the lib
+# and cfg-if only, a few seconds), and the cfgs it emits go to the wrapper
+# along with the flags.
+ROWS_TARGET=$TARGET_DIR/cpu-rows
+case $PROFILE in opt) PROFILE_DIR=cpu-matrix ;; *) PROFILE_DIR=$PROFILE ;; esac
+if [[ ! -d $ROWS_TARGET/$PROFILE_DIR && -d $TARGET_DIR/$PROFILE_DIR ]] && wanted_part3; then
+    echo "==> seeding $ROWS_TARGET with a copy of $TARGET_DIR/$PROFILE_DIR (part 1's dependency builds)"
+    mkdir -p "$ROWS_TARGET"
+    cp -a --reflink=auto "$TARGET_DIR/$PROFILE_DIR" "$ROWS_TARGET/"
+fi
+WRAPPER=$PWD/$WORK/rustc-wrapper.sh
+[[ $WORK == /* ]] && WRAPPER=$WORK/rustc-wrapper.sh
+cat >"$WRAPPER" <<'EOF'
+#!/usr/bin/env bash
+# Written by scripts/cpu-matrix.sh: cargo's RUSTC_WRAPPER for the part 3
+# rows. $1 is rustc; appends $CPU_MATRIX_CRATE_FLAGS when compiling a crate
+# of package varint-turbo other than its build script.
+rustc=$1
+shift
+if [[ ${CARGO_PKG_NAME:-} == varint-turbo && " $* " != *" --crate-name build_script_build "* ]]; then
+    read -ra extra <<<"${CPU_MATRIX_CRATE_FLAGS:-}"
+    exec "$rustc" "$@" "${extra[@]}"
+fi
+exec "$rustc" "$@"
+EOF
+chmod +x "$WRAPPER"
+
+# Prints the cfgs build.rs emits under RUSTFLAGS=$1 as `--cfg NAME` words
+# ($2: the row, for file names).
+build_script_cfgs() {
+    local json=$WORK/buildrs-$2.json
+    RUSTFLAGS=$1 cargo check --lib --message-format=json --target-dir "$TARGET_DIR/cpu-buildrs" \
+        >"$json" 2>"$LOGS/$2-buildrs.log" || return 1
+    grep '"reason":"build-script-executed"' "$json" | grep '"package_id":"[^"]*varint-turbo' |
+        sed -n 's/.*"cfgs":\[\([^]]*\)\].*/\1/p' | tr -d '"' | tr ',' '\n' |
+        sed -n 's/^\(..*\)$/--cfg \1/p' | tr '\n' ' ' | sed 's/ $//'
+}
+
+for row in "${PART3_ROWS[@]}"; do
+    IFS='|' read -r name flags needs single bulk test_backends doctests <<<"$row"
+    wanted "$name" || continue
+    missing=""
+    for flag in $needs; do [[ $NATIVE_FLAGS == *" $flag "* ]] || missing+=" $flag"; done
+    if [[ -n $missing ]]; then
+        echo "==> $name: SKIPPED: this CPU lacks$missing"
+        SUMMARY+=("$(printf '%-20s %-20s %-6s %-24s %-6s %9s %7s  %s' "$name" "" "" "" SKIP "" "" "CPU lacks$missing")")
+        continue
+    fi
+    T0=$(now_ms)
+    if ! cfgs=$(build_script_cfgs "$flags" "$name"); then
+        show_failure "$LOGS/$name-buildrs.log"
+        FAILED_ROWS+=("$name")
+        TOTAL_FAILED=$((TOTAL_FAILED + 1))
+        SUMMARY+=("$(printf '%-20s %-20s %-6s %-24s %-6s %9s %7s  %s' "$name" "" "" "" FAIL "" "" "build.rs run failed")")
+        continue
+    fi
+    crate_flags="$flags${cfgs:+ $cfgs}"
+    echo "==> $name: build.rs under RUSTFLAGS='$flags' emits: ${cfgs:-no cfg}"
+    echo "    cargo test --no-run --target-dir $ROWS_TARGET ($PROFILE profile); varint-turbo's crates get: $crate_flags"
+    # Forget varint-turbo's units (not `cargo clean -p varint-turbo`: that
+    # also deletes the registry crate `protobuf`, whose name one of our
+    # test targets shares), so that cargo rebuilds them with this row's
+    # flags; the check after the build makes sure it did.
+    rm -rf "$ROWS_TARGET/$PROFILE_DIR/.fingerprint/varint-turbo-"*
+    if ! RUSTC_WRAPPER=$WRAPPER CPU_MATRIX_CRATE_FLAGS=$crate_flags build_test_binaries \
+        "$WORK/build-$name.json" --target-dir "$ROWS_TARGET" "${PROFILE_ARGS[@]}" 2>"$LOGS/$name-build.log"; then
+        show_failure "$LOGS/$name-build.log"
+        FAILED_ROWS+=("$name")
+        TOTAL_FAILED=$((TOTAL_FAILED + 1))
+        SUMMARY+=("$(printf '%-20s %-20s %-6s %-24s %-6s %9s %7s  %s' "$name" "" "" "" FAIL "" "" "build failed")")
+        continue
+    fi
+    # Every artifact of varint-turbo must be fresh from this build: one that
+    # cargo reused may carry another row's flags.
+    if grep '"reason":"compiler-artifact"' "$WORK/build-$name.json" | grep '"package_id":"[^"]*varint-turbo' |
+        grep -q '"fresh":true'; then
+        echo "    cargo reused a varint-turbo artifact built before this row (see $WORK/build-$name.json)"
+        FAILED_ROWS+=("$name")
+        TOTAL_FAILED=$((TOTAL_FAILED + 1))
+        SUMMARY+=("$(printf '%-20s %-20s %-6s %-24s %-6s %9s %7s  %s' "$name" "" "" "" FAIL "" "" "stale artifacts")")
+        continue
+    fi
+    echo "    built in $(secs $(($(now_ms) - T0))) s: ${#BINS[@]} test binaries"
+    run_row "$name" - "$NATIVE_VENDOR" "$NATIVE_FAMILY" "$NATIVE_BACKENDS" "$NATIVE_PDEP" \
+        "$bulk" "$single" "$test_backends"
+    if [[ $doctests == yes ]]; then
+        log=$LOGS/$name-doctests.log
+        rc=0
+        # rustdoc compiles the doctests (RUSTDOCFLAGS) against the lib the
+        # wrapper built.
+        RUSTC_WRAPPER=$WRAPPER CPU_MATRIX_CRATE_FLAGS=$crate_flags RUSTDOCFLAGS=$crate_flags \
+            cargo test --doc --target-dir "$ROWS_TARGET" "${PROFILE_ARGS[@]}" >"$log" 2>&1 || rc=$?
+        read -r p f i < <(count_results "$log")
+        echo "    doctests: $p passed, $f failed, $i ignored$([[ $rc -ne 0 ]] && echo "   EXIT $rc")"
+        TOTAL_PASSED=$((TOTAL_PASSED + p))
+        TOTAL_FAILED=$((TOTAL_FAILED + f))
+        if [[ $rc -ne 0 ]]; then
+            [[ $f -eq 0 ]] && TOTAL_FAILED=$((TOTAL_FAILED + 1))
+            FAILED_ROWS+=("$name-doctests")
+            show_failure "$log"
+        fi
+    fi
+done
+BINS=("${BASELINE_BINS[@]}")
 
 # ---- summary -------------------------------------------------------------------------
 

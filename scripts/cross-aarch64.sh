@@ -16,7 +16,8 @@
 # Environment:
 #   CARGO_TARGET_DIR  default target/cross-aarch64 (kept apart from the
 #                     rustup build: a different rustc rebuilds everything)
-#   CROSS_AARCH64_SKIP_BENCHES=1  only the tests
+#   CROSS_AARCH64_SKIP_BENCHES=1  only the tests (.ci/run: clippy --all-targets
+#                     has compiled the benches for aarch64 already)
 # Needs root or sudo for the one-time install (~1 GB, about a minute).
 set -euo pipefail
 

@@ -10,6 +10,11 @@ real-peer vectors in tests/data/ (see tests/data/README.md).
   (Python protobuf/upb), behind the control byte 0x80 that the targets read
   first (decode_bulk: out.len() = values + 8; round_trip: room for every
   value + 8 bytes; see fuzzer_chosen_len in tests/common/differential.rs).
+* ecosystem: every distinct packed payload behind two control bytes (chunk
+  size; out.len()/room as above, 0x80), and then the same values again as
+  an Avro array of longs (two blocks, the second with its byte size, and
+  the zero count), with the chunk size cycling through 1..=32 (see
+  tests/common/ecosystem.rs).
 
 Usage: scripts/fuzz-corpus.py   (from anywhere; rewrites the seed-* files,
 leaves other corpus files alone). Deterministic: rerunning it changes nothing.
@@ -65,6 +70,56 @@ def main():
     seeds = [CONTROL_ROOM_FOR_ALL + payload for payload in payloads]
     write_seeds("decode_bulk", seeds)
     write_seeds("round_trip", seeds)
+
+    eco = []
+    index = 0
+    for _field_type, hex_payload, values in rows("packed.tsv", 3):
+        payload = bytes.fromhex(hex_payload)
+        numbers = [int(v) for v in values.split(",")] if values else []
+        step = bytes([index % 32])
+        index += 1
+        eco.append(step + CONTROL_ROOM_FOR_ALL + payload)
+        longs = [to_i64(n) for n in numbers]
+        eco.append(step + CONTROL_ROOM_FOR_ALL + avro_long_array(longs))
+    unique = []
+    for seed in eco:
+        if seed not in unique:
+            unique.append(seed)
+    write_seeds("ecosystem", unique)
+
+
+def to_i64(n):
+    n &= (1 << 64) - 1
+    return n - (1 << 64) if n >= 1 << 63 else n
+
+
+def varint(n):
+    out = bytearray()
+    while True:
+        byte = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def avro_long(n):
+    return varint(((n << 1) ^ (n >> 63)) & ((1 << 64) - 1))
+
+
+def avro_long_array(longs):
+    """Two blocks (plain; negated count + byte size), then the zero count."""
+    half = len(longs) // 2
+    out = bytearray()
+    first, second = longs[:half], longs[half:]
+    if first:
+        out += avro_long(len(first)) + b"".join(map(avro_long, first))
+    if second:
+        items = b"".join(map(avro_long, second))
+        out += avro_long(-len(second)) + avro_long(len(items)) + items
+    return bytes(out + avro_long(0))
 
 
 if __name__ == "__main__":

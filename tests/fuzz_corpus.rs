@@ -49,3 +49,8 @@ fn decode_bulk_corpus() {
 fn round_trip_corpus() {
     replay("round_trip", differential::round_trip);
 }
+
+#[test]
+fn ecosystem_corpus() {
+    replay("ecosystem", common::ecosystem::ecosystem);
+}

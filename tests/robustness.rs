@@ -7,9 +7,16 @@
 //!   per-backend `encode_to_slice`) when the buffer is shorter than the
 //!   varint, and the `Backend` methods on a backend the CPU does not
 //!   support;
+//! * the modules on top (`bytes_ext`, `io`, `protobuf`, `avro`) and
+//!   `encode_slice_zigzag_into` neither panic nor disagree with the
+//!   single-value and bulk APIs on arbitrary bytes (the `ecosystem` fuzz
+//!   target's oracle, `common::ecosystem`), and their error types format;
 //! * `decode_all`/`decode_all_zigzag` allocate at most one `T` per input
 //!   byte (one per terminating byte, in fact), whatever the input claims,
-//!   and `decode_slice`/`count_varints`/`encoded_len_sum` allocate nothing.
+//!   and `decode_slice`/`count_varints`/`encoded_len_sum` allocate nothing;
+//!   so do protobuf's `decode_packed` (one element per byte) and Avro's
+//!   `decode_long_array` (one item per byte, up to `Vec`'s doubling),
+//!   whatever count or length prefix the input claims.
 //!
 //! The allocation limits are measured with a counting global allocator
 //! (this test binary's own), per thread, so tests running in parallel do not
@@ -254,6 +261,26 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn ecosystem_modules_agree_on_arbitrary_input(
+        step in any::<u8>(),
+        control in any::<u8>(),
+        input in hostile_bytes(),
+    ) {
+        let data = [&[step, control][..], &input].concat();
+        common::ecosystem::ecosystem(&data);
+        if let Err(error) = varint_turbo::protobuf::FieldKey::decode(&input) {
+            let _ = error.to_string();
+        }
+        if let Err(error) = varint_turbo::avro::decode_long_array(&input, &mut Vec::new()) {
+            let _ = (error.to_string(), error.kind(), error.offset());
+        }
+    }
+}
+
 #[test]
 fn encode_to_slice_panics_exactly_below_the_encoded_length() {
     // Every length, every buffer size around it (proptest above samples).
@@ -312,9 +339,60 @@ fn decode_all_zigzag_allocation_is_bounded<S: TestSigned>(input: &[u8]) {
     drop(result);
 }
 
+/// Protobuf's `decode_packed` reserves at most one element per payload
+/// byte (exactly `count_varints`, but at least `Vec`'s minimum capacity:
+/// 4 elements up to 1 KiB each, 8 of one byte), whatever the payload holds.
+fn decode_packed_allocation_is_bounded(input: &[u8]) {
+    use varint_turbo::protobuf;
+    let (_, peak) = peak_bytes_during(|| protobuf::uint64::decode_packed(input, &mut Vec::new()));
+    assert!(
+        peak <= input.len().max(4) * 8,
+        "uint64::decode_packed: {peak} bytes for {} bytes",
+        input.len()
+    );
+    let (_, peak) = peak_bytes_during(|| protobuf::sint32::decode_packed(input, &mut Vec::new()));
+    assert!(
+        peak <= input.len().max(4) * 4,
+        "sint32::decode_packed: {peak} bytes for {} bytes",
+        input.len()
+    );
+    let (_, peak) = peak_bytes_during(|| protobuf::bool::decode_packed(input, &mut Vec::new()));
+    assert!(
+        peak <= input.len().max(8),
+        "bool::decode_packed: {peak} bytes for {} bytes",
+        input.len()
+    );
+}
+
+/// Avro's `decode_long_array` keeps at most one item per input byte; while
+/// blocks come in, `Vec` growth (capacity doubling, the old buffer live
+/// during `realloc`) may hold up to 3 slots per byte, plus `Vec`'s minimum
+/// of 4 slots.
+fn decode_long_array_allocation_is_bounded(input: &[u8]) {
+    let limit = (3 * input.len() + 4) * 8;
+    let (result, peak) = peak_bytes_during(|| {
+        let mut out = Vec::new();
+        let result = varint_turbo::avro::decode_long_array(input, &mut out);
+        (result, out.len())
+    });
+    assert!(
+        result.1 <= input.len(),
+        "{} items from {} bytes",
+        result.1,
+        input.len()
+    );
+    assert!(
+        peak <= limit,
+        "decode_long_array of {} bytes allocated {peak} bytes, limit {limit}",
+        input.len()
+    );
+}
+
 fn allocation_is_bounded(input: &[u8]) {
     for_each_unsigned!(decode_all_allocation_is_bounded(input));
     for_each_signed!(decode_all_zigzag_allocation_is_bounded(input));
+    decode_packed_allocation_is_bounded(input);
+    decode_long_array_allocation_is_bounded(input);
 }
 
 #[test]
@@ -347,6 +425,17 @@ fn decode_all_on_hostile_inputs_allocates_in_proportion() {
         vec![0x01; LARGE],
         // One-byte values, then a cut-off varint at the very end.
         [vec![0x7f; LARGE - 1], vec![0x80]].concat(),
+        // Avro: a block claiming i64::MAX items (zigzag 0xfe.. 0x01), then
+        // 256 KiB of one-byte items and no end of the array.
+        [reference_encode(u64::MAX - 1), vec![0x02; LARGE]].concat(),
+        // Avro: a sized block claiming i64::MIN items (zigzag u64::MAX) in
+        // a byte size of i64::MAX bytes.
+        [
+            reference_encode(u64::MAX),
+            reference_encode(u64::MAX - 1),
+            vec![0x02; LARGE],
+        ]
+        .concat(),
     ];
     for input in &hostile {
         allocation_is_bounded(input);

@@ -758,3 +758,4 @@ pub fn check_encode_zigzag<S: TestSigned>(backends: &[Backend], value: S) {
 // ---------------------------------------------------------------------------
 
 pub mod differential;
+pub mod ecosystem;
