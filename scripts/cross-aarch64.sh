@@ -81,8 +81,13 @@ echo "==> target dir $CARGO_TARGET_DIR"
 
 # The test profile: the dev profile (debug assertions, overflow checks) at
 # opt-level 2 for this crate and the property-test generators, since
-# qemu-user runs unoptimized code very slowly.
-PROFILE_ARGS=(--config 'profile.dev.opt-level=2' --config 'profile.dev.debug=false')
+# qemu-user runs unoptimized code very slowly. The other dependencies
+# (criterion, the peers: built for the benches' targets, not run by the
+# tests) stay at opt-level 0, which halves the build.
+PROFILE_ARGS=(--config 'profile.dev.debug=false' --config 'profile.dev.package.varint-turbo.opt-level=2')
+for dep in proptest quickcheck rand rand_core rand_chacha rand_xorshift ppv-lite86; do
+    PROFILE_ARGS+=(--config "profile.dev.package.$dep.opt-level=2")
+done
 
 # ---- 3. clippy for aarch64 ---------------------------------------------------------
 # Debian's cargo-clippy must come before rustup's proxy in PATH (rustup's
