@@ -265,9 +265,10 @@ pub(crate) fn encode_slice_into<T: VarInt>(values: &[T], out: &mut [u8]) -> (usi
         }
         let mut long_steps = 0;
         for group in values[index..index + GROUP * steps].chunks_exact(GROUP) {
-            // SAFETY: `group` is 4 readable values, and `pos + need <=
-            // out.len()` (the `steps` bound: each step advances `pos` by at
-            // most `step_max`); the vector step writes 16 bytes at `pos`.
+            // `group` is 4 readable values, and `pos + need <= out.len()`
+            // (the `steps` bound: each step advances `pos` by at most
+            // `step_max`). SAFETY: so the vector step's 16 bytes at `pos`,
+            // and the scalar windows below, are inside `out`.
             unsafe {
                 let (lanes, fits) = load_4(group.as_ptr());
                 if fits {
