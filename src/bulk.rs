@@ -307,7 +307,7 @@ fn stream_step<T: VarInt>(window: &[u8; 16]) -> Option<(T, usize)> {
     let stops = !word & scalar::CONTINUATION_BITS;
     let keep = stops ^ stops.wrapping_sub(1);
     let mut len = stops.trailing_zeros() as usize / 8 + 1;
-    let mut value = pack_payload(word & keep);
+    let mut value = crate::arch::selected::pack_payload(word & keep);
     if T::MAX_LEN > 8 && stops == 0 {
         // 9 or 10 bytes (values >= 2^56): as `scalar::decode_long`.
         let ninth = u64::from(window[8]);
@@ -321,27 +321,6 @@ fn stream_step<T: VarInt>(window: &[u8; 16]) -> Option<(T, usize)> {
     }
     // For types of at most 8 bytes `len` 9 (no stop in the word) is too long.
     crate::varint::narrow::<T>(value, len).ok()
-}
-
-/// The payload bits of the bytes of `x` (the varint's bytes, others
-/// cleared), packed: PEXT where the build has fast BMI2 (as the
-/// single-value `selected` backend decides), else the portable
-/// shift-and-mask steps.
-#[inline(always)]
-fn pack_payload(x: u64) -> u64 {
-    cfg_if::cfg_if! {
-        if #[cfg(all(
-            target_arch = "x86_64",
-            target_feature = "bmi2",
-            not(varint_turbo_slow_pdep),
-            not(varint_turbo_force_scalar)
-        ))] {
-            // SAFETY: BMI2 is enabled for the whole build (cfg above).
-            unsafe { core::arch::x86_64::_pext_u64(x, scalar::PAYLOAD_BITS) }
-        } else {
-            scalar::pack_7bit_groups(x & scalar::PAYLOAD_BITS)
-        }
-    }
 }
 
 /// Independent decode chains of [`decode_slice_scalar`].

@@ -216,8 +216,23 @@ pub(crate) mod selected {
                 // SAFETY: BMI2 is enabled for the whole build (cfg above).
                 unsafe { kernels::encode(value, out) }
             }
+            /// The payload bits of the bytes of `x` (the varint's bytes,
+            /// others cleared), packed: one PEXT. The scalar bulk decoder's
+            /// word step uses it, so it packs as the single-value path does.
+            #[inline(always)]
+            pub fn pack_payload(x: u64) -> u64 {
+                // SAFETY: BMI2 is enabled for the whole build (cfg above).
+                unsafe { core::arch::x86_64::_pext_u64(x, super::scalar::PAYLOAD_BITS) }
+            }
         } else {
             pub use super::scalar::{decode, decode_unchecked, encode};
+
+            /// The payload bits of the bytes of `x` (the varint's bytes,
+            /// others cleared), packed with the portable shift-and-mask steps.
+            #[inline(always)]
+            pub fn pack_payload(x: u64) -> u64 {
+                super::scalar::pack_7bit_groups(x & super::scalar::PAYLOAD_BITS)
+            }
         }
     }
 
