@@ -102,7 +102,9 @@ fn every_length_around_window_edges() {
 /// and u8), with its last byte at every offset of the SIMD chunks and
 /// windows (16 + `pad` one- or two-byte varints before it) and as the
 /// last varint: the length and overflow checks of the AVX2/SSSE3 chunk
-/// decoder (varint 0 of a chunk, or inside it) against the reference.
+/// decoder (varint 0 of a chunk, or inside it) and of the AVX-512 chunk
+/// decoder (a varint that starts in one 64-byte chunk and ends in the
+/// next) against the reference.
 #[test]
 fn long_and_overflowing_varints_at_every_chunk_offset() {
     let backends = bulk_backends();
@@ -110,7 +112,10 @@ fn long_and_overflowing_varints_at_every_chunk_offset() {
         for last in [0u8, 1, 2, 0x0f, 0x10, 0x7f] {
             let mut varint = vec![0xd5u8; len - 1];
             varint.push(last);
-            for pad in 0..24usize {
+            // Offsets 16..~50, 44..~96 and 116..~180: around the 16/32/64-byte windows
+            // and the 64-byte chunks of the AVX-512 decoder (which needs 128
+            // bytes of input: the trailing filler below provides them).
+            for pad in (0..24usize).chain(28..60).chain(100..124) {
                 for two_byte_pad in [false, true] {
                     let mut input = vec![0x05u8; 16];
                     for i in 0..pad {
@@ -123,9 +128,9 @@ fn long_and_overflowing_varints_at_every_chunk_offset() {
                     input.extend(&varint);
                     let values = input.iter().filter(|&&b| b < 0x80).count();
                     check_all_types(&backends, &input, values);
-                    input.extend(std::iter::repeat_n(0x11u8, 40));
+                    input.extend(std::iter::repeat_n(0x11u8, 140));
                     input.extend([0xff, 0x7f, 0x80, 0x01]);
-                    check_all_types(&backends, &input, values + 42);
+                    check_all_types(&backends, &input, values + 142);
                 }
             }
         }

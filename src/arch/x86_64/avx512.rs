@@ -1,26 +1,43 @@
 //! AVX-512 (VBMI + VBMI2) bulk decoder and encoder.
 //!
-//! **Decoder: a 64-byte window per step, up to 32 varints.** The window
-//! starts at the first varint not yet decoded and moves past the last one
-//! it decoded, so the loop-carried chain is load -> mask -> PDEP/LZCNT ->
-//! next address once per window (about 20 cycles for ~30 varints of the
-//! protobuf-like mix), not once per value as in value-by-value decoders.
+//! **Decoder: fixed 64-byte chunks.** Step `c` decodes every varint that
+//! *starts* in bytes `64c..64c + 64` of the input, taking its bytes from
+//! that chunk and the next (a varint that starts at byte 63 ends by byte
+//! 72). The input advances by exactly 64 bytes per step whatever the data,
+//! so nothing but the output count (`+= count`) and one carry bit (did the
+//! chunk end with a terminator) passes from one step to the next: the
+//! steps overlap in the out-of-order core. (An earlier version started
+//! each 64-byte window at the first varint not yet decoded; its
+//! load -> mask -> popcount -> PDEP -> TZCNT -> next address chain, about
+//! 30 cycles, bounded it at about 1.3 billion values/s on the
+//! protobuf-like mix.)
 //!
-//! Per window, `vpmovb2m` gives the 64 continuation bits; `vpcompressb` of a
+//! Per chunk, `vpmovb2m` gives the 64 continuation bits; `vpcompressb` of a
 //! 0..63 index vector under "byte after a terminator" lists every start at
 //! once (no 4096-entry table as Masked VByte needs for 12 bytes). Then, 8
 //! varints at a time, `vpermb` broadcasts each start into its own 64-bit
-//! lane and a second `vpermb` gathers the 8 bytes from there. Inside a lane
-//! the terminator is the lowest byte with its top bit clear: with
-//! `t = !bytes & 0x80..80`, `t ^ (t - 1)` keeps exactly the bytes up to it.
-//! `vpmaddubsw` merges byte pairs (`b0 + 128 b1`), `vpmaddwd` pairs of
-//! those, a shift and a blend the two 28-bit halves. Varints of 9 or 10
-//! bytes (a lane without a terminator, `t == 0`) get bits 56..63 from a
-//! third `vpermb` of bytes 8 and 9. About 20 vector instructions per 8
-//! values, no branch per value.
+//! lane and `vpermt2b` gathers the 8 bytes from there out of the two
+//! chunks. Inside a lane the terminator is the lowest byte with its top bit
+//! clear: with `t = !bytes & 0x80..80`, `t - 1` keeps exactly the bits
+//! below its top bit. `vpmaddubsw` merges byte pairs (`b0 + 128 b1`),
+//! `vpmaddwd` pairs of those, a shift and a blend the two 28-bit halves:
+//! bits 0..55 of every value. About 13 vector instructions per 8 values,
+//! no branch per value.
 //!
-//! **Validation** costs a few scalar instructions per step on the 64-bit
-//! continuation mask: a run of `MAX_LEN` continuation bytes is too long,
+//! Bits 56..63 (varints of 9 or 10 bytes: 5% of the protobuf-like mix, all
+//! negative `int64`s) are computed once per chunk for all 64 positions
+//! from the chunk shifted by 8 and 9 bytes, and compressed into slot order
+//! like the starts; each group then takes them with one `vpermb` and an
+//! `or` instead of a third gather and four more instructions.
+//!
+//! The last 64..127 bytes of the input, and the values once `out` has
+//! room for fewer than 64 more, go through windows that start at the next
+//! varint (the earlier design, at most 32 values each), then the scalar
+//! reference.
+//!
+//! **Validation** costs a few scalar instructions per step on the
+//! continuation masks (for a chunk: its own and the next one's, as a
+//! `u128`): a run of `MAX_LEN` continuation bytes is too long,
 //! and a run of `MAX_LEN - 1` followed by a last byte above the type's
 //! limit (`0x01` for `u64`, as Go protowire) overflows. A step with either,
 //! is decoded by the scalar
@@ -53,9 +70,7 @@ pub unsafe fn decode_slice<T: VarInt>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
-    // Where the first varint not yet written starts.
-    let mut pos = 0usize;
-    let mut written = 0usize;
+    // 0, 1, ..., 63: compressed into the positions where varints start.
     let iota = _mm512_set_epi8(
         63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41,
         40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18,
@@ -63,6 +78,10 @@ pub unsafe fn decode_slice<T: VarInt>(
     );
     // The largest last byte of a MAX_LEN-byte varint that still fits T.
     let last_byte_limit = _mm512_set1_epi8((T::MAX_U64 >> (7 * (T::MAX_LEN - 1))) as i8);
+    // SAFETY: this function enables the features `decode_chunks` needs.
+    let (mut pos, mut written) = unsafe { decode_chunks(input, out, iota, last_byte_limit)? };
+    // The last 64..127 bytes, or the values that no longer fit a whole
+    // chunk's worth of room: windows that start at the next varint.
     while input.len() - pos >= WINDOW && written < out.len() {
         // SAFETY: 64 bytes from `pos` are inside `input` (loop condition).
         let data = unsafe { _mm512_loadu_si512(input.as_ptr().add(pos).cast()) };
@@ -139,19 +158,163 @@ pub unsafe fn decode_slice<T: VarInt>(
     Ok((written + n, pos + consumed))
 }
 
+/// The main loop of [`decode_slice`]: fixed 64-byte chunks (see the module
+/// docs), while a chunk and the next one are inside `input` and `out` has
+/// room for 64 more values. Returns where the first varint not decoded
+/// starts and how many values were written.
+///
+/// # Safety
+/// The CPU must support AVX-512 F, BW, VL, VBMI and VBMI2, POPCNT and LZCNT.
+#[inline(always)]
+unsafe fn decode_chunks<T: VarInt>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+    iota: __m512i,
+    last_byte_limit: __m512i,
+) -> Result<(usize, usize), BulkDecodeError> {
+    let (mut pos, mut written) = (0usize, 0usize);
+    if input.len() < 2 * WINDOW || out.len() < WINDOW {
+        return Ok((0, 0));
+    }
+    // Byte 0 starts a varint; afterwards: byte 63 of the previous chunk ended one.
+    let mut carry = 1u64;
+    let mut base = 0usize;
+    // SAFETY: 64 bytes from 0 are inside `input` (checked above).
+    let mut data = unsafe { _mm512_loadu_si512(input.as_ptr().cast()) };
+    // SAFETY (this and the other mask instructions): the caller enables
+    // AVX-512 BW; they touch no memory.
+    let (mut continues, mut above_limit) = unsafe {
+        (
+            _mm512_movepi8_mask(data),
+            _mm512_cmpgt_epu8_mask(data, last_byte_limit),
+        )
+    };
+    while input.len() - base >= 2 * WINDOW && out.len() - written >= WINDOW {
+        // SAFETY: 128 bytes from `base` are inside `input` (loop condition).
+        let next = unsafe { _mm512_loadu_si512(input.as_ptr().add(base + WINDOW).cast()) };
+        // SAFETY: as above.
+        let (next_continues, next_above_limit) = unsafe {
+            (
+                _mm512_movepi8_mask(next),
+                _mm512_cmpgt_epu8_mask(next, last_byte_limit),
+            )
+        };
+        let ends = !continues;
+        // Bit i: a varint starts at byte i of the chunk.
+        let starts_mask = (ends << 1) | carry;
+        // Validation of the varints that start in this chunk, on the
+        // continuation bits of the chunk and the next (bit 64 + i: byte i of
+        // the next chunk). A run that starts here but not at a varint start
+        // belongs to a longer varint, which the previous chunk's check (of
+        // the run one byte earlier) already sent to the fallback.
+        let both = u128::from(continues) | u128::from(next_continues) << 64;
+        let run = continuation_runs(both, T::MAX_LEN - 1) & u128::from(u64::MAX);
+        let too_long = run & (both >> (T::MAX_LEN - 1));
+        let above = u128::from(above_limit) | u128::from(next_above_limit) << 64;
+        let too_big = (run << (T::MAX_LEN - 1)) & !both & above;
+        if too_long | too_big != 0 {
+            // Value by value through the chunk: the reference reports the
+            // exact error. (Without one, which cannot happen, the windows
+            // after the loop take over from where it stopped.)
+            let (n, consumed) =
+                scalar_values_before(input, pos, out, written, usize::MAX, base + WINDOW)?;
+            return Ok((pos + consumed, written + n));
+        }
+        let count = starts_mask.count_ones() as usize;
+        if starts_mask & ends == u64::MAX {
+            // 64 one-byte varints (small enums, bools, counts): widen.
+            // SAFETY: 64 values fit in `out` after `written` and the 64
+            // bytes from `base` are in bounds (loop condition).
+            unsafe {
+                store_one_byte_values::<T>(
+                    out.as_mut_ptr().cast::<T>().add(written),
+                    input.as_ptr().add(base),
+                    WINDOW,
+                )
+            };
+        } else if count != 0 {
+            // SAFETY: `count <= 64` values fit in `out` after `written`
+            // (loop condition); this function's caller enables the features.
+            unsafe {
+                let starts = _mm512_maskz_compress_epi8(starts_mask, iota);
+                let dest = out.as_mut_ptr().cast::<T>().add(written);
+                // Varints of 9 or 10 bytes (8 continuation bytes from a
+                // start) need a third gather per group; windows of small
+                // values have none (a predictable branch for them).
+                let long_starts = continuation_runs(both, 8) as u64 & starts_mask;
+                if T::MAX_LEN > 8 && long_starts != 0 {
+                    let tops = chunk_top_bytes(data, next, iota, starts_mask, long_starts);
+                    decode_chunk_groups::<T, true>(data, next, starts, tops, count, dest);
+                } else {
+                    let tops = _mm512_setzero_si512();
+                    decode_chunk_groups::<T, false>(data, next, starts, tops, count, dest);
+                }
+            }
+        }
+        written += count;
+        carry = ends >> 63;
+        // The next varint starts at the next chunk's first byte if this one
+        // ends with a terminator, else after the next chunk's first
+        // terminator (validation put one within its first 9 bytes).
+        pos = base + WINDOW + ((!next_continues << 1) | carry).trailing_zeros() as usize;
+        base += WINDOW;
+        (data, continues, above_limit) = (next, next_continues, next_above_limit);
+    }
+    Ok((pos, written))
+}
+
+/// [`decode_groups`] for a chunk: the first `count` (at most 64) varints
+/// listed in `starts` (positions in `data`; their bytes continue into
+/// `next`), 8 per group, stored at `dest`; `tops`: see [`decode_group2`].
+///
+/// # Safety
+/// `dest` must be valid for writing `count` values; the CPU must support
+/// AVX-512 F, BW, VL and VBMI.
+#[inline(always)]
+unsafe fn decode_chunk_groups<T: VarInt, const LONG: bool>(
+    data: __m512i,
+    next: __m512i,
+    starts: __m512i,
+    tops: __m512i,
+    count: usize,
+    dest: *mut T,
+) {
+    let whole_groups = count / 8 * 8;
+    let mut group = 0usize;
+    while group < whole_groups {
+        // SAFETY: CPU features and writable `count` slots (caller); the
+        // group's 8 slots are below `whole_groups <= count`.
+        unsafe {
+            let values = decode_group2::<LONG>(data, next, starts, tops, group);
+            store::<T>(dest.add(group), u8::MAX, values);
+        }
+        group += 8;
+    }
+    if count > whole_groups {
+        // SAFETY: as above; the masked store writes only slots below `count`.
+        unsafe {
+            let values = decode_group2::<LONG>(data, next, starts, tops, group);
+            store::<T>(dest.add(group), (1u8 << (count - group)) - 1, values);
+        }
+    }
+}
+
 /// Bit `p` of the result: bits `p..p + n` of `continues` are all set (`n`
 /// consecutive continuation bytes start at byte `p`). Doubling steps, so
 /// `n = 9` (u64) takes 4 shifts; `n >= 1`.
 #[inline(always)]
-fn continuation_runs(continues: u64, n: usize) -> u64 {
+fn continuation_runs<M>(continues: M, n: usize) -> M
+where
+    M: Copy + core::ops::BitAnd<Output = M> + core::ops::Shr<usize, Output = M>,
+{
     let mut run = continues;
     let mut len = 1;
     while len * 2 <= n {
-        run &= run >> len;
+        run = run & (run >> len);
         len *= 2;
     }
     if len < n {
-        run &= run >> (n - len);
+        run = run & (run >> (n - len));
     }
     run
 }
@@ -184,18 +347,16 @@ unsafe fn decode_groups<T: VarInt, const LONG: bool>(
     }
 }
 
-/// Decodes the varints that start at bytes `group..group + 8` of `starts`
-/// (positions in `data`, which holds their whole encoding), one per 64-bit
-/// lane. Lanes past the window's last varint hold garbage. Without `LONG`
-/// only the first 8 bytes of each varint count (bits 0..56).
+/// Where the bytes of the varints that start at bytes `group..group + 8` of
+/// `starts` are: `(select, source)`, where byte `k` of lane `j` of `select`
+/// is `group + j` and of `source` is `starts[group + j] + k`.
 ///
 /// # Safety
 /// The CPU must support AVX-512 F, BW and VBMI.
 #[inline(always)]
-unsafe fn decode_group<const LONG: bool>(data: __m512i, starts: __m512i, group: usize) -> __m512i {
+unsafe fn lane_sources(starts: __m512i, group: usize) -> (__m512i, __m512i) {
     // SAFETY: the caller guarantees the CPU features; no memory is touched.
     unsafe {
-        // Byte k of lane j selects start `group + j`, then adds k.
         let lane_of_byte = _mm512_set_epi64(
             0x0707_0707_0707_0707,
             0x0606_0606_0606_0606,
@@ -209,16 +370,47 @@ unsafe fn decode_group<const LONG: bool>(data: __m512i, starts: __m512i, group: 
         let byte_in_lane = _mm512_set1_epi64(0x0706_0504_0302_0100);
         let select = _mm512_add_epi8(lane_of_byte, _mm512_set1_epi8(group as i8));
         let source = _mm512_add_epi8(_mm512_permutexvar_epi8(select, starts), byte_in_lane);
-        // `vpermb` uses the low 6 bits of an index: bytes past 63 wrap
-        // around, but they lie beyond the lane's terminator.
-        let bytes = _mm512_permutexvar_epi8(source, data);
+        (select, source)
+    }
+}
+
+/// The values of the varints whose first 8 bytes are in the 64-bit lanes
+/// of `bytes` (bits 0..55: the payload up to the lane's lowest byte without
+/// the continuation bit), and that lowest stop bit of each lane (zero when
+/// all 8 bytes continue).
+///
+/// # Safety
+/// The CPU must support AVX-512 F and BW.
+#[inline(always)]
+unsafe fn lane_values(bytes: __m512i) -> (__m512i, __m512i) {
+    // SAFETY: the caller guarantees the CPU features; no memory is touched.
+    unsafe {
         // The lowest clear top bit of the lane marks its last byte.
         let stops = _mm512_andnot_si512(bytes, _mm512_set1_epi8(0x80u8 as i8));
+        // Every bit below the lowest stop: the terminator's 7 payload bits
+        // and all bytes before it (all 64 bits when there is no stop).
         let below_stop = _mm512_sub_epi64(stops, _mm512_set1_epi64(1));
-        let up_to_stop = _mm512_xor_si512(stops, below_stop);
-        // bytes & up_to_stop & 0x7f..7f (ternary-logic table of A & B & C).
-        let groups = _mm512_ternarylogic_epi64::<0x80>(bytes, up_to_stop, _mm512_set1_epi8(0x7f));
-        let values = pack_lanes(groups);
+        // bytes & below_stop & 0x7f..7f (ternary-logic table of A & B & C).
+        let groups = _mm512_ternarylogic_epi64::<0x80>(bytes, below_stop, _mm512_set1_epi8(0x7f));
+        (pack_lanes(groups), stops)
+    }
+}
+
+/// Decodes the varints that start at bytes `group..group + 8` of `starts`
+/// (positions in `data`, which holds their whole encoding), one per 64-bit
+/// lane. Lanes past the window's last varint hold garbage. Without `LONG`
+/// only the first 8 bytes of each varint count (bits 0..56).
+///
+/// # Safety
+/// The CPU must support AVX-512 F, BW and VBMI.
+#[inline(always)]
+unsafe fn decode_group<const LONG: bool>(data: __m512i, starts: __m512i, group: usize) -> __m512i {
+    // SAFETY: the caller guarantees the CPU features; no memory is touched.
+    unsafe {
+        let (_, source) = lane_sources(starts, group);
+        // `vpermb` uses the low 6 bits of an index: bytes past 63 wrap
+        // around, but they lie beyond the lane's terminator.
+        let (values, stops) = lane_values(_mm512_permutexvar_epi8(source, data));
         if !LONG {
             return values;
         }
@@ -235,6 +427,73 @@ unsafe fn decode_group<const LONG: bool>(data: __m512i, starts: __m512i, group: 
             _mm512_set1_epi8(0x80u8 as i8),
         );
         _mm512_mask_or_epi64(values, long, values, _mm512_slli_epi64::<56>(top_byte))
+    }
+}
+
+/// [`decode_group`] for a chunk: the varints' bytes continue from `data`
+/// into `next`, and `tops` (from [`chunk_top_bytes`]) holds byte 8 of each
+/// varint (bits 56..63 of its value) by slot, zero where it has fewer than
+/// 9 bytes. Without `LONG` only the first 8 bytes of each varint count.
+///
+/// # Safety
+/// The CPU must support AVX-512 F, BW and VBMI.
+#[inline(always)]
+unsafe fn decode_group2<const LONG: bool>(
+    data: __m512i,
+    next: __m512i,
+    starts: __m512i,
+    tops: __m512i,
+    group: usize,
+) -> __m512i {
+    // SAFETY: the caller guarantees the CPU features; no memory is touched.
+    unsafe {
+        let (select, source) = lane_sources(starts, group);
+        // Indices 64..127 select from `next` (`vpermt2b`): a varint that
+        // starts at byte 63 ends by byte 72.
+        let (values, _) = lane_values(_mm512_permutex2var_epi8(data, source, next));
+        if !LONG {
+            return values;
+        }
+        // Slot `group + j`'s top byte into byte 7 of lane j, zeros elsewhere.
+        let top_of_lane = 0x8080_8080_8080_8080;
+        _mm512_or_si512(
+            values,
+            _mm512_maskz_permutexvar_epi8(top_of_lane, select, tops),
+        )
+    }
+}
+
+/// Bits 56..63 of the value of every varint of the chunk, by slot (byte `k`:
+/// the `k`-th varint that starts in the chunk), zero for varints of at most
+/// 8 bytes. For a varint that starts at byte `p` they are bits 0..6 of byte
+/// `p + 8` and, if that byte continues, bit 0 of byte `p + 9` (validation
+/// allowed only 0 or 1 there). Computed for all 64 positions at once,
+/// then compressed like the starts: 8 vector instructions per chunk, so
+/// that a group needs only a `vpermb` and an `or` for them.
+///
+/// # Safety
+/// The CPU must support AVX-512 F, BW, VBMI and VBMI2.
+#[inline(always)]
+unsafe fn chunk_top_bytes(
+    data: __m512i,
+    next: __m512i,
+    iota: __m512i,
+    starts_mask: u64,
+    long_starts: u64,
+) -> __m512i {
+    // SAFETY: the caller guarantees the CPU features; no memory is touched.
+    unsafe {
+        // Byte p: byte p + 8 of the chunk (a shift by one 64-bit lane).
+        let byte8 = _mm512_alignr_epi64::<1>(next, data);
+        // Byte p: byte p + 9 (`vpermt2b`, indices 9..72).
+        let byte9 =
+            _mm512_permutex2var_epi8(data, _mm512_add_epi8(iota, _mm512_set1_epi8(9)), next);
+        // Bit 0 of each byte of `byte9` to its bit 7 (a 16-bit shift: the
+        // bits that cross into the next byte are masked off below).
+        let bit63 = _mm512_slli_epi16::<7>(byte9);
+        // Per bit: C ? (A & B) : A with C = 0x80 in every byte.
+        let top = _mm512_ternarylogic_epi32::<0xd0>(byte8, bit63, _mm512_set1_epi8(0x80u8 as i8));
+        _mm512_maskz_compress_epi8(starts_mask, _mm512_maskz_mov_epi8(long_starts, top))
     }
 }
 
