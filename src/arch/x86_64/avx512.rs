@@ -35,15 +35,21 @@
 //! varint (the earlier design, at most 32 values each), then the scalar
 //! reference.
 //!
-//! **Validation** costs a few scalar instructions per step on the
-//! continuation masks (for a chunk: its own and the next one's, as a
-//! `u128`): a run of `MAX_LEN` continuation bytes is too long,
-//! and a run of `MAX_LEN - 1` followed by a last byte above the type's
-//! limit (`0x01` for `u64`, as Go protowire) overflows. A step with either,
-//! is decoded by the scalar
-//! reference value by value, so errors carry the exact index and offset.
-//! A window of 64 one-byte varints (small enums, bools, counts) just
-//! widens the bytes.
+//! **Validation.** The scalar reference accepts a varint of at most
+//! `MAX_LEN` bytes whose value fits `T` (for `u64`: a 10th byte of 0 or 1,
+//! as Go protowire). For `u64` in a chunk, only the varints of 9 or more
+//! bytes can break that, and the top-byte step above already has their
+//! bytes 8 and 9: one masked compare finds those whose 9th byte continues
+//! and whose 10th is above 1. For narrower types (and in the windows), a
+//! few scalar instructions on the continuation masks (a chunk's and the
+//! next one's, as a `u128`): a run of `MAX_LEN` continuation bytes is too
+//! long, and a run of `MAX_LEN - 1` followed by a last byte above the
+//! type's limit overflows. A chunk or window with either is decoded by the
+//! scalar reference value by value, so errors carry the exact index and
+//! offset.
+//!
+//! A chunk or window of 64 one-byte varints (small enums, bools, counts)
+//! just widens the bytes.
 
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
@@ -193,26 +199,46 @@ unsafe fn decode_chunks<T: VarInt>(
         // SAFETY: 128 bytes from `base` are inside `input` (loop condition).
         let next = unsafe { _mm512_loadu_si512(input.as_ptr().add(base + WINDOW).cast()) };
         // SAFETY: as above.
-        let (next_continues, next_above_limit) = unsafe {
-            (
-                _mm512_movepi8_mask(next),
-                _mm512_cmpgt_epu8_mask(next, last_byte_limit),
-            )
-        };
+        let next_continues = unsafe { _mm512_movepi8_mask(next) };
         let ends = !continues;
         // Bit i: a varint starts at byte i of the chunk.
         let starts_mask = (ends << 1) | carry;
-        // Validation of the varints that start in this chunk, on the
-        // continuation bits of the chunk and the next (bit 64 + i: byte i of
-        // the next chunk). A run that starts here but not at a varint start
-        // belongs to a longer varint, which the previous chunk's check (of
-        // the run one byte earlier) already sent to the fallback.
+        // The continuation bits of the chunk and the next (bit 64 + i: byte
+        // i of the next chunk).
         let both = u128::from(continues) | u128::from(next_continues) << 64;
-        let run = continuation_runs(both, T::MAX_LEN - 1) & u128::from(u64::MAX);
-        let too_long = run & (both >> (T::MAX_LEN - 1));
-        let above = u128::from(above_limit) | u128::from(next_above_limit) << 64;
-        let too_big = (run << (T::MAX_LEN - 1)) & !both & above;
-        if too_long | too_big != 0 {
+        // Validation of the varints that start in this chunk. A run that
+        // starts here but not at a varint start belongs to a longer varint,
+        // which the previous chunk's check already sent to the fallback.
+        let mut next_above_limit = 0;
+        let mut invalid = false;
+        if T::MAX_LEN <= 8 {
+            // SAFETY: as above.
+            next_above_limit = unsafe { _mm512_cmpgt_epu8_mask(next, last_byte_limit) };
+            let run = continuation_runs(both, T::MAX_LEN - 1) & u128::from(u64::MAX);
+            let too_long = run & (both >> (T::MAX_LEN - 1));
+            let above = u128::from(above_limit) | u128::from(next_above_limit) << 64;
+            let too_big = (run << (T::MAX_LEN - 1)) & !both & above;
+            invalid = too_long | too_big != 0;
+        }
+        // 64-bit values: the varints of 9 or more bytes (8 continuation bytes
+        // from a start), checked with their bits 56..63 (none: nothing to check).
+        let long_starts = if T::MAX_LEN > 8 {
+            continuation_runs(both, 8) as u64 & starts_mask
+        } else {
+            0
+        };
+        // SAFETY: the caller enables the features; no memory is touched.
+        let tops = unsafe {
+            if long_starts != 0 {
+                let (tops, too_long_or_big) =
+                    chunk_top_bytes(data, next, iota, starts_mask, long_starts);
+                invalid = too_long_or_big != 0;
+                tops
+            } else {
+                _mm512_setzero_si512()
+            }
+        };
+        if invalid {
             // Value by value through the chunk: the reference reports the
             // exact error. (Without one, which cannot happen, the windows
             // after the loop take over from where it stopped.)
@@ -238,15 +264,11 @@ unsafe fn decode_chunks<T: VarInt>(
             unsafe {
                 let starts = _mm512_maskz_compress_epi8(starts_mask, iota);
                 let dest = out.as_mut_ptr().cast::<T>().add(written);
-                // Varints of 9 or 10 bytes (8 continuation bytes from a
-                // start) need a third gather per group; windows of small
-                // values have none (a predictable branch for them).
-                let long_starts = continuation_runs(both, 8) as u64 & starts_mask;
-                if T::MAX_LEN > 8 && long_starts != 0 {
-                    let tops = chunk_top_bytes(data, next, iota, starts_mask, long_starts);
+                // Windows of small values have no long varints (a
+                // predictable branch for them).
+                if long_starts != 0 {
                     decode_chunk_groups::<T, true>(data, next, starts, tops, count, dest);
                 } else {
-                    let tops = _mm512_setzero_si512();
                     decode_chunk_groups::<T, false>(data, next, starts, tops, count, dest);
                 }
             }
@@ -466,10 +488,13 @@ unsafe fn decode_group2<const LONG: bool>(
 /// Bits 56..63 of the value of every varint of the chunk, by slot (byte `k`:
 /// the `k`-th varint that starts in the chunk), zero for varints of at most
 /// 8 bytes. For a varint that starts at byte `p` they are bits 0..6 of byte
-/// `p + 8` and, if that byte continues, bit 0 of byte `p + 9` (validation
-/// allowed only 0 or 1 there). Computed for all 64 positions at once,
-/// then compressed like the starts: 8 vector instructions per chunk, so
-/// that a group needs only a `vpermb` and an `or` for them.
+/// `p + 8` and, if that byte continues, bit 0 of byte `p + 9`. Computed for
+/// all 64 positions at once, then compressed like the starts: 8 vector
+/// instructions per chunk, so that a group needs only a `vpermb` and an
+/// `or` for them. Also returns the varints among `long_starts` (those with
+/// at least 9 bytes) that are too long or overflow `u64`: byte `p + 8`
+/// continues and byte `p + 9` is above 1 (a continuation byte, or a 10th
+/// byte that Go protowire rejects).
 ///
 /// # Safety
 /// The CPU must support AVX-512 F, BW, VBMI and VBMI2.
@@ -480,7 +505,7 @@ unsafe fn chunk_top_bytes(
     iota: __m512i,
     starts_mask: u64,
     long_starts: u64,
-) -> __m512i {
+) -> (__m512i, u64) {
     // SAFETY: the caller guarantees the CPU features; no memory is touched.
     unsafe {
         // Byte p: byte p + 8 of the chunk (a shift by one 64-bit lane).
@@ -488,12 +513,15 @@ unsafe fn chunk_top_bytes(
         // Byte p: byte p + 9 (`vpermt2b`, indices 9..72).
         let byte9 =
             _mm512_permutex2var_epi8(data, _mm512_add_epi8(iota, _mm512_set1_epi8(9)), next);
+        let tenth_byte_follows = long_starts & _mm512_movepi8_mask(byte8);
+        let invalid = _mm512_mask_cmpgt_epu8_mask(tenth_byte_follows, byte9, _mm512_set1_epi8(1));
         // Bit 0 of each byte of `byte9` to its bit 7 (a 16-bit shift: the
         // bits that cross into the next byte are masked off below).
         let bit63 = _mm512_slli_epi16::<7>(byte9);
         // Per bit: C ? (A & B) : A with C = 0x80 in every byte.
         let top = _mm512_ternarylogic_epi32::<0xd0>(byte8, bit63, _mm512_set1_epi8(0x80u8 as i8));
-        _mm512_maskz_compress_epi8(starts_mask, _mm512_maskz_mov_epi8(long_starts, top))
+        let tops = _mm512_maskz_compress_epi8(starts_mask, _mm512_maskz_mov_epi8(long_starts, top));
+        (tops, invalid)
     }
 }
 
