@@ -97,8 +97,8 @@ pub enum Backend {
     Ssse3,
     /// AVX2: the same decoder with 256-bit merges.
     Avx2,
-    /// AVX-512 F/BW/VL/CD/VBMI/VBMI2: 64-byte windows, `vpcompressb` and
-    /// `vpermb` instead of tables.
+    /// AVX-512 F/BW/VL/CD/VBMI/VBMI2: fixed 64-byte chunks, `vpcompressb`
+    /// and `vpermb`/`vpermt2b` instead of tables.
     Avx512Vbmi2,
     /// aarch64 NEON: the table-driven fixed-grid decoder with `tbl` on
     /// 8-byte chunks, and a Stream-VByte-style encoder (four values per

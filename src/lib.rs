@@ -56,7 +56,7 @@
 //!
 //! | bulk backend | CPUs | method |
 //! |---|---|---|
-//! | [`Backend::Avx512Vbmi2`] | Intel Ice Lake and later, AMD Zen 4 and later | 64-byte windows, `vpcompressb`/`vpermb` |
+//! | [`Backend::Avx512Vbmi2`] | Intel Ice Lake and later, AMD Zen 4 and later | fixed 64-byte chunks, `vpcompressb`/`vpermb`/`vpermt2b` |
 //! | [`Backend::Avx2`], [`Backend::Ssse3`] | Haswell / Zen 1 and later; Core 2 and later | Masked-VByte-style `pshufb` table over a fixed grid of 7-byte chunks |
 //! | [`Backend::Scalar`] | everything else | the single-value decoder in a loop |
 //!
