@@ -843,9 +843,18 @@ pub unsafe fn count_varints(input: &[u8]) -> usize {
     total
 }
 
+/// How far ahead [`encoded_len_sum`] prefetches, in 64-bit values (4 KiB):
+/// the values of a large slice stream from L3 or memory, and this single
+/// pass does so little per cache line that the hardware prefetchers fall
+/// behind. Measured on the 1M-value protobuf-like mix (8 MB, Sapphire
+/// Rapids): 256 and 1024 gain less, 512 about 7-10% (and as much as a
+/// plain vectorised sum of the same values reaches).
+const PREFETCH_VALUES: usize = 512;
+
 /// The sum of the encoded lengths of `values`: per lane Go's
 /// `(9 * bit_length + 64) / 64` with `vplzcnt` (AVX-512 CD), 8 `u64` or 16
-/// narrower values per step, summed in vector accumulators.
+/// narrower values per step, summed in vector accumulators; `u64` values
+/// are prefetched [`PREFETCH_VALUES`] ahead.
 ///
 /// # Safety
 /// The CPU must support AVX-512 F, BW and CD.
@@ -863,6 +872,8 @@ pub unsafe fn encoded_len_sum<T: VarInt>(values: &[T]) -> usize {
         for chunk in &mut chunks {
             // SAFETY: `chunk` is 8 readable 8-byte values.
             let wide = unsafe { _mm512_loadu_si512(chunk.as_ptr().cast()) };
+            // A hint: an address past the slice's end is not accessed.
+            _mm_prefetch::<_MM_HINT_T0>(chunk.as_ptr().wrapping_add(PREFETCH_VALUES).cast());
             sum = _mm512_add_epi64(sum, len_of(wide));
         }
         let rest = chunks.remainder();
