@@ -112,10 +112,18 @@ fn long_and_overflowing_varints_at_every_chunk_offset() {
         for last in [0u8, 1, 2, 0x0f, 0x10, 0x7f] {
             let mut varint = vec![0xd5u8; len - 1];
             varint.push(last);
-            // Offsets 16..~50, 44..~96 and 116..~180: around the 16/32/64-byte windows
-            // and the 64-byte chunks of the AVX-512 decoder (which needs 128
-            // bytes of input: the trailing filler below provides them).
-            for pad in (0..24usize).chain(28..60).chain(100..124) {
+            // Offsets 16..~50: around the 16/32/64-byte windows. Where the
+            // AVX-512 backend runs, also 44..~96 and 116..~180: around the
+            // edges of its 64-byte chunks (it needs 128 bytes of input: the
+            // trailing filler below provides them). Not under the qemu CPU
+            // models, which lack AVX-512 and would only repeat the rest
+            // at emulated speed.
+            let chunk_edges = if Bulk::Avx512Vbmi2.is_supported() {
+                (28..60usize).chain(100..124)
+            } else {
+                (0..0).chain(0..0)
+            };
+            for pad in (0..24usize).chain(chunk_edges) {
                 for two_byte_pad in [false, true] {
                     let mut input = vec![0x05u8; 16];
                     for i in 0..pad {
