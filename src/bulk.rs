@@ -191,7 +191,10 @@ fn decode_blocks<T: VarInt>(input: &[u8], out: &mut [MaybeUninit<T>]) -> (usize,
         };
         for (i, slot) in slots.iter_mut().enumerate() {
             // `ends` has `count` set bits, one per slot: never 0 here.
-            let end = block_at + lowest_bit(ends);
+            let Some(lowest) = lowest_bit(ends) else {
+                return (written + i, start);
+            };
+            let end = block_at + lowest;
             ends &= ends.wrapping_sub(1);
             let next = end + 1;
             debug_assert!(start <= end && end + BLOCK_SLACK < input.len());
@@ -213,16 +216,18 @@ fn decode_blocks<T: VarInt>(input: &[u8], out: &mut [MaybeUninit<T>]) -> (usize,
     (written, start)
 }
 
-/// The index of the lowest set bit of `bits`, which must not be 0.
+/// The index of the lowest set bit of `bits` (64 or `None` if it is 0,
+/// which the caller rules out).
 #[inline(always)]
-fn lowest_bit(bits: u64) -> usize {
-    // Without BMI1's `tzcnt` (defined for 0) the compiler guards `bsf`
-    // against 0; bit 63 changes nothing for a nonzero `bits` and lets it
-    // see that the operand is never 0.
+fn lowest_bit(bits: u64) -> Option<usize> {
     if cfg!(target_feature = "bmi1") {
-        bits.trailing_zeros() as usize
+        // `tzcnt`, defined for 0: no test.
+        Some(bits.trailing_zeros() as usize)
     } else {
-        (bits | 1 << 63).trailing_zeros() as usize
+        // `bsf` is undefined for 0, so the compiler would add a `cmov` of
+        // 64 (or, for `(bits | 1 << 63)`, a 10-byte constant and an `or`
+        // in the loop); a test that never fails is one fused uop.
+        core::num::NonZeroU64::new(bits).map(|bits| bits.trailing_zeros() as usize)
     }
 }
 
