@@ -262,7 +262,7 @@ fn scalar_blocks_errors_at_every_value() {
 /// allows, and in-range values padded past `T::MAX_LEN` bytes. The index
 /// and offset must be those of the scalar reference.
 #[test]
-fn scalar_streams_overflow_for_each_type() {
+fn scalar_blocks_overflow_for_each_type() {
     let backends = bulk_backends();
     let poisons: Vec<Vec<u8>> = vec![
         reference_encode(1 << 8),
