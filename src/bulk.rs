@@ -90,8 +90,8 @@ impl std::error::Error for BulkDecodeError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Backend {
-    /// Portable code: a branch-free 8-byte-word step per value, on four
-    /// interleaved streams of the input.
+    /// Portable code: a terminator bitmap per 64-byte block (SSE2
+    /// `pmovmskb` on x86-64), then an 8-byte-word step per value.
     Scalar,
     /// SSSE3: the table-driven fixed-grid decoder on 16-byte vectors.
     Ssse3,
@@ -118,215 +118,224 @@ impl fmt::Display for Backend {
     }
 }
 
-/// The portable bulk decoder: a branch-free word step on independent
-/// streams.
+/// The portable bulk decoder: a terminator bitmap per 64-byte block, then
+/// one independent word step per value.
 ///
 /// Decoding value by value, each length must be known before the next
 /// value's load can start: a chain of load, mask, `tzcnt` and add of about
-/// 12 cycles per value that no amount of instruction-level parallelism
-/// shortens. So an input of at least [`STREAM_MIN_BYTES`] is cut into
-/// [`STREAMS`] segments, each ending right after a terminating byte, and
-/// one loop decodes a value from each segment per turn: independent
-/// chains. [`count_varints`] of each segment says where its values go.
+/// 12 cycles per value. This decoder breaks the chain the way the SIMD
+/// backends do: for each [`BLOCK`]-byte block it first computes the bitmap
+/// of the bytes without a continuation bit ([`terminator_mask`]: four
+/// SSE2 `pmovmskb` on x86-64, a multiply-gather per word elsewhere). The
+/// varints' ends are the set bits of that bitmap, in order, so finding the
+/// next one is a `tzcnt` and a clear-lowest-bit (`blsr`), one cycle of
+/// chain per value, and the next value starts after it. Each value
+/// ([`word_step`]) is then an 8-byte little-endian load at its start that
+/// nothing later waits for, its payload bits selected by a mask indexed by
+/// its length and packed (one `PEXT` where the build has fast BMI2, see
+/// `arch::selected::pack_masked`; three shift-and-mask steps otherwise).
+/// The loop is bound by throughput, not by a latency chain: x86-64 with
+/// BMI2, 13 instructions per value (`tzcnt` and `PEXT` both on port 1),
+/// which `llvm-mca -mcpu=icelake-server` puts at 2.8 cycles per value
+/// without mispredicts. This replaced four interleaved streams of the
+/// chained step (and the `count_varints` pass that placed their outputs).
 ///
-/// Each turn is [`stream_step`]: one 8-byte little-endian load, the length
-/// from the first byte without a continuation bit, the 7-bit groups packed
-/// without a branch (`PEXT` where the build has fast BMI2). The only
-/// data-dependent branch is for varints of 9 or 10 bytes (a branch-free
-/// version costs ~15 more instructions on every value and measured slower
-/// on every workload, even the protobuf-like mix, where this branch
-/// mispredicts on its 5% of 10-byte values); an error leaves the loop. A
-/// round's values go through per-stream slices (no bounds check per value),
-/// and the positions stay in registers.
+/// Varints of 9 or 10 bytes take a branch. It mispredicts on the mix's 5%
+/// of 10-byte values, but its condition comes from the bitmap, not from a
+/// load, so it resolves soon after it issues. Computing bytes 8 and 9 for
+/// every value instead (a table-masked 2-byte pack: 5 more instructions,
+/// one more on port 1) measured slower on the mix (one A/B, native build:
+/// 475 against 505 M values/s). The other data-dependent branch is the end
+/// of each block's loop (one mispredict per block). Those mispredicts are
+/// most of the gap between the 2.8 cycles above and the ~5 measured.
 ///
-/// Any error, and anything that does not fit this plan (`out` shorter than
-/// the values, segments too short), falls back to decoding the remaining
-/// segments in order, value by value, so results and errors are exactly
-/// those of [`scalar_values`]; slots after a failing value may have been
-/// written.
+/// A value longer than `T::MAX_LEN` or above `T::MAX`, and a block with
+/// more values than `out` has room for, stop the blocks; the rest of the
+/// input (at least the last [`BLOCK_SLACK`] bytes) goes to
+/// [`scalar_values`], so results and errors are exactly those of the
+/// value-by-value reference.
 pub(crate) fn decode_slice_scalar<T: VarInt>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
-    if input.len() < STREAM_MIN_BYTES {
-        return scalar_values(input, 0, out, 0, usize::MAX);
-    }
-    // Segment k is input[bounds[k]..bounds[k + 1]]; its values go to
-    // out[firsts[k]..firsts[k + 1]].
-    let mut bounds = [input.len(); STREAMS + 1];
-    bounds[0] = 0;
-    for k in 1..STREAMS {
-        let from = (input.len() * k / STREAMS).max(bounds[k - 1]);
-        bounds[k] = match input[from..].iter().position(|&byte| byte < 0x80) {
-            Some(at) => from + at + 1,
-            None => input.len(),
+    let (written, pos) = decode_blocks(input, out);
+    let (n, consumed) = scalar_values(input, pos, out, written, usize::MAX)?;
+    Ok((written + n, pos + consumed))
+}
+
+/// Bytes per terminator bitmap of [`decode_slice_scalar`]: one `u64`.
+const BLOCK: usize = 64;
+/// Readable bytes the blocks need after their end: a varint ending in a
+/// block starts at most 9 bytes before its end, and [`word_step`] reads
+/// the 16 bytes from its start (8 for the word, 2 more for a long varint;
+/// a whole window keeps the bounds checks out of the loop).
+const BLOCK_SLACK: usize = 16;
+
+/// The block part of [`decode_slice_scalar`]: decodes every value that
+/// ends inside a whole block followed by [`BLOCK_SLACK`] readable bytes,
+/// until a value it cannot decode (an error, which the caller reports) or
+/// a block with more values than `out` has room for. Returns (values
+/// written, input position of the next value): everything before both is
+/// exactly what the reference decodes.
+#[inline(always)]
+fn decode_blocks<T: VarInt>(input: &[u8], out: &mut [MaybeUninit<T>]) -> (usize, usize) {
+    let mut written = 0;
+    // Start of the next varint; it may lie in an earlier block than its end.
+    let mut start = 0;
+    let mut block_at = 0;
+    while let Some(blocks) = input.get(block_at..block_at + BLOCK + BLOCK_SLACK) {
+        let Some(block) = blocks.first_chunk::<BLOCK>() else {
+            break;
         };
-    }
-    let mut firsts = [0usize; STREAMS + 1];
-    for k in 0..STREAMS {
-        firsts[k + 1] = firsts[k] + count_varints_portable(&input[bounds[k]..bounds[k + 1]]);
-    }
-    if out.len() < firsts[STREAMS] {
-        return scalar_values(input, 0, out, 0, usize::MAX);
-    }
-    let mut pos: [usize; STREAMS] = core::array::from_fn(|k| bounds[k]);
-    let mut next: [usize; STREAMS] = core::array::from_fn(|k| firsts[k]);
-    interleave(input, &firsts, out, &mut pos, &mut next);
-    // Finish each segment in order, value by value: the first error in
-    // input order is the one reported, with every value before it written.
-    for k in 0..STREAMS {
-        let (n, consumed) =
-            scalar_values_before(input, pos[k], out, next[k], usize::MAX, bounds[k + 1])?;
-        next[k] += n;
-        pos[k] += consumed;
-        if (pos[k], next[k]) != (bounds[k + 1], firsts[k + 1]) {
-            // Unreachable: without an error a segment decodes to exactly
-            // its terminators. Never report a wrong count: start over.
-            return scalar_values(input, 0, out, 0, usize::MAX);
+        let mut ends = terminator_mask(block);
+        let count = ends.count_ones() as usize;
+        let Some(slots) = out.get_mut(written..written + count) else {
+            break;
+        };
+        for (i, slot) in slots.iter_mut().enumerate() {
+            // `ends` has `count` set bits, one per slot: never 0 here.
+            let Some(lowest) = lowest_bit(ends) else {
+                return (written + i, start);
+            };
+            let end = block_at + lowest;
+            ends &= ends.wrapping_sub(1);
+            let next = end + 1;
+            debug_assert!(start <= end && end + BLOCK_SLACK < input.len());
+            // `start <= end`: `start` follows the previous end, and `end`
+            // is the first terminator after it. `end < block_at + BLOCK`
+            // and `block_at + BLOCK + BLOCK_SLACK <= input.len()` (the
+            // `get` above), so `start + 16 <= input.len()`.
+            // SAFETY: hence `input[start..start + 16]` is in bounds.
+            let window = unsafe { &*input.as_ptr().add(start).cast::<[u8; 16]>() };
+            let Some(value) = word_step::<T>(window, next - start) else {
+                return (written + i, start);
+            };
+            slot.write(value);
+            start = next;
         }
+        written += count;
+        block_at += BLOCK;
     }
-    Ok((firsts[STREAMS], bounds[STREAMS]))
+    (written, start)
 }
 
-/// The interleaved part of [`decode_slice_scalar`]: advances every stream
-/// (`pos[k]` in `input`, `next[k]` in `out`) by whole rounds of
-/// [`stream_step`]s while each has values left (`next[k] < firsts[k + 1]`)
-/// and the input has room for a 16-byte window after the furthest one.
-/// On an error (which the in-order finish reports) it returns with the
-/// streams at the start of that round, whose slots it may have written.
+/// The index of the lowest set bit of `bits` (64 or `None` if it is 0,
+/// which the caller rules out).
 #[inline(always)]
-fn interleave<T: VarInt>(
-    input: &[u8],
-    firsts: &[usize; STREAMS + 1],
-    out: &mut [MaybeUninit<T>],
-    pos: &mut [usize; STREAMS],
-    next: &mut [usize; STREAMS],
-) {
-    // Every window read is input[p..p + 16] with p <= limit.
-    let Some(limit) = input.len().checked_sub(16) else {
-        return;
-    };
-    // Rounds of `turns` values per segment: each segment has that many
-    // values left, and every window read (16 bytes; a value has at most 10)
-    // stays inside `input`. A window may extend into the next segment, but
-    // a segment's values end inside it.
-    loop {
-        let values_left = (0..STREAMS)
-            .map(|k| firsts[k + 1] - next[k])
-            .min()
-            .unwrap_or(0);
-        let last_room = (input.len() - pos[STREAMS - 1]).saturating_sub(16) / 10;
-        let turns = values_left.min(last_room);
-        if turns == 0 {
-            return;
-        }
-        // This round's slots of each stream: out[next[k]..next[k] + turns],
-        // disjoint and in order (next[k] + turns <= firsts[k + 1] <= next[k + 1]).
-        let mut slots: [&mut [MaybeUninit<T>]; STREAMS] = Default::default();
-        let mut rest = &mut *out;
-        let mut rest_start = 0;
-        for k in 0..STREAMS {
-            let Some((_, tail)) = next[k]
-                .checked_sub(rest_start)
-                .and_then(|skip| rest.split_at_mut_checked(skip))
-            else {
-                return;
-            };
-            let Some((chunk, tail)) = tail.split_at_mut_checked(turns) else {
-                return;
-            };
-            slots[k] = chunk;
-            rest = tail;
-            rest_start = next[k] + turns;
-        }
-        let mut p = *pos;
-        for i in 0..turns {
-            // Every 8 turns, 2 lines per stream: 16 bytes per value, more
-            // than the longest average (uniform u64, 9.5).
-            if i % 8 == 0 {
-                for &at in &p {
-                    prefetch(input, at + 512);
-                    prefetch(input, at + 576);
-                }
-            }
-            for k in 0..STREAMS {
-                let step = if p[k] <= limit {
-                    let window: &[u8; 16] = match input[p[k]..p[k] + 16].try_into() {
-                        Ok(window) => window,
-                        Err(_) => return,
-                    };
-                    stream_step::<T>(window)
-                } else {
-                    None
-                };
-                let (Some((value, len)), Some(slot)) = (step, slots[k].get_mut(i)) else {
-                    // `pos` and `next` still say where this round began:
-                    // the in-order finish decodes the round again.
-                    return;
-                };
-                slot.write(value);
-                p[k] += len;
-            }
-        }
-        *pos = p;
-        for n in next.iter_mut() {
-            *n += turns;
-        }
+fn lowest_bit(bits: u64) -> Option<usize> {
+    if cfg!(target_feature = "bmi1") {
+        // `tzcnt`, defined for 0: no test.
+        Some(bits.trailing_zeros() as usize)
+    } else {
+        // `bsf` is undefined for 0, so the compiler would add a `cmov` of
+        // 64 (or, for `(bits | 1 << 63)`, a 10-byte constant and an `or`
+        // in the loop); a test that never fails is one fused uop.
+        core::num::NonZeroU64::new(bits).map(|bits| bits.trailing_zeros() as usize)
     }
 }
 
-/// Asks the CPU to bring the cache line of `input[at]` into L1 (x86-64
-/// only; a no-op elsewhere). The streams' next loads wait on the previous
-/// lengths, so an L2/L3 miss stalls a whole chain: on inputs larger than L2
-/// (uniform u32: 5 MB) prefetching 512 bytes ahead measured 1.5x. `at` may
-/// be past the end: a prefetch never faults and is not a memory access.
+/// Bit `i` set if `block[i]` has no continuation bit (ends a varint).
+///
+/// x86-64: four SSE2 `pmovmskb` (SSE2 is in the x86-64 baseline), about 15
+/// instructions per block; elsewhere [`terminator_mask_portable`].
 #[inline(always)]
-fn prefetch(input: &[u8], at: usize) {
+fn terminator_mask(block: &[u8; BLOCK]) -> u64 {
     #[cfg(all(target_arch = "x86_64", not(varint_turbo_force_scalar)))]
-    // SAFETY: PREFETCHT0 (SSE, in the x86-64 baseline) is only a hint: it
-    // dereferences nothing and cannot fault, whatever the address.
-    unsafe {
-        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>(input.as_ptr().wrapping_add(at).cast());
+    {
+        use core::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_movemask_epi8};
+        let mut continues = 0u64;
+        for (i, chunk) in block.chunks_exact(16).enumerate() {
+            // SAFETY: `chunk` has 16 readable bytes; `loadu` has no
+            // alignment requirement, and SSE2 is in the x86-64 baseline.
+            let bits =
+                unsafe { _mm_movemask_epi8(_mm_loadu_si128(chunk.as_ptr().cast::<__m128i>())) };
+            continues |= u64::from(bits as u16) << (16 * i);
+        }
+        !continues
     }
     #[cfg(not(all(target_arch = "x86_64", not(varint_turbo_force_scalar))))]
-    let _ = (input, at);
-}
-
-/// Decodes the varint at the start of `window` as [`scalar::decode`] does,
-/// or `None` on an error (the in-order finish then reports it).
-///
-/// Branch-free up to 8 bytes: `stops` marks the bytes without a
-/// continuation bit; its lowest set bit ends the varint, so
-/// `trailing_zeros / 8 + 1` is the length (9 when none of the first 8
-/// bytes ends it: `trailing_zeros(0)` is 64) and `stops ^ (stops - 1)`
-/// keeps exactly its bytes (all 8 when `stops` is 0).
-#[inline(always)]
-fn stream_step<T: VarInt>(window: &[u8; 16]) -> Option<(T, usize)> {
-    let word = scalar::first_word(window);
-    let stops = !word & scalar::CONTINUATION_BITS;
-    let keep = stops ^ stops.wrapping_sub(1);
-    let mut len = stops.trailing_zeros() as usize / 8 + 1;
-    let mut value = crate::arch::selected::pack_payload(word & keep);
-    if T::MAX_LEN > 8 && stops == 0 {
-        // 9 or 10 bytes (values >= 2^56): as `scalar::decode_long`.
-        let ninth = u64::from(window[8]);
-        let has_tenth = ninth >> 7;
-        let tenth = u64::from(window[9]) & has_tenth.wrapping_neg();
-        if tenth > 1 {
-            return None;
-        }
-        value |= (ninth & 0x7f) << 56 | tenth << 63;
-        len += has_tenth as usize;
+    {
+        terminator_mask_portable(block)
     }
-    // For types of at most 8 bytes `len` 9 (no stop in the word) is too long.
-    crate::varint::narrow::<T>(value, len).ok()
 }
 
-/// Independent decode chains of [`decode_slice_scalar`].
-const STREAMS: usize = 4;
-/// Below this the streams' set-up costs more than they gain.
-const STREAM_MIN_BYTES: usize = 256;
+/// [`terminator_mask`] without SIMD: per 8-byte word, the bytes without a
+/// continuation bit (`!word & 0x80..80`) are gathered into 8 bits by one
+/// multiplication (see inside).
+#[cfg_attr(
+    all(target_arch = "x86_64", not(varint_turbo_force_scalar)),
+    allow(dead_code)
+)]
+#[inline(always)]
+fn terminator_mask_portable(block: &[u8; BLOCK]) -> u64 {
+    let mut mask = 0u64;
+    for (i, chunk) in block.chunks_exact(8).enumerate() {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(chunk);
+        // Bit 8i set if byte i ends a varint.
+        let stops = (!u64::from_le_bytes(bytes) & scalar::CONTINUATION_BITS) >> 7;
+        // Times the sum of 2^(56 - 7j), j = 0..8: the product of bit 8i
+        // and term j is bit 56 + 8i - 7j, which is in 56..64 only for
+        // i = j (bit 56 + i); no two products share a bit (8(i - i') =
+        // 7(j - j') has no other solution in 0..8), so nothing carries.
+        let gathered = stops.wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        mask |= gathered << (8 * i);
+    }
+    mask
+}
+
+/// `LOW_PAYLOAD[len]`: the payload bits of bytes `0..len` of a word (all
+/// 8 for `len` >= 8). `HIGH_PAYLOAD[len]`: those of bytes `8..len` of a
+/// 16-byte window, as a little-endian `u16` (none for `len` <= 8).
+/// Indexed by lengths `0..=10`.
+const LOW_PAYLOAD: [u64; 11] = {
+    let mut masks = [scalar::PAYLOAD_BITS; 11];
+    let mut len = 0;
+    while len < 8 {
+        masks[len] = scalar::PAYLOAD_BITS & ((1 << (8 * len)) - 1);
+        len += 1;
+    }
+    masks
+};
+const HIGH_PAYLOAD: [u64; 11] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0x7f, 0x7f7f];
+
+/// Decodes the varint of `len` bytes at the start of `window` (its last
+/// byte, and only that one, has no continuation bit: the bitmap says so)
+/// as [`scalar::decode`] does, or `None` on an error (the caller's
+/// fallback then reports it): longer than `T::MAX_LEN`, above `T::MAX`,
+/// or a 10th byte above 1.
+#[inline(always)]
+fn word_step<T: VarInt>(window: &[u8; 16], len: usize) -> Option<T> {
+    if len > T::MAX_LEN {
+        return None;
+    }
+    let word = scalar::first_word(window);
+    let low = crate::arch::selected::pack_masked(word, LOW_PAYLOAD[len]);
+    if T::MAX_LEN <= 8 || len <= 8 {
+        return crate::varint::narrow::<T>(low, len).ok().map(|(v, _)| v);
+    }
+    let top = u64::from(u16::from_le_bytes([window[8], window[9]]));
+    // The 7-bit groups of bytes 8 and 9: 8 bits at most are valid (a 10th
+    // byte above 1 overflows, as in `scalar::decode_long`).
+    let high = pack_two(top, HIGH_PAYLOAD[len]);
+    if high > 0xff {
+        return None;
+    }
+    crate::varint::narrow::<T>(low | high << 56, len)
+        .ok()
+        .map(|(v, _)| v)
+}
+
+/// `pack_masked` for a `mask` within the low 2 bytes.
+#[inline(always)]
+fn pack_two(x: u64, mask: u64) -> u64 {
+    if crate::arch::selected::PEXT {
+        crate::arch::selected::pack_masked(x, mask)
+    } else {
+        let x = x & mask;
+        (x & 0x7f) | (x >> 1 & 0x3f80)
+    }
+}
 
 /// Decodes up to `limit` values one at a time with the scalar kernel,
 /// starting at `input[pos..]` and `out[written..]`, until `out` is full or
@@ -946,4 +955,35 @@ pub(crate) fn encode_slice_into_scalar<T: VarInt>(values: &[T], out: &mut [u8]) 
         pos += len;
     }
     (values.len(), pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Both terminator bitmaps against a byte loop, on blocks of bytes
+    /// from a xorshift generator with each byte's top bit drawn with
+    /// probability 1/2 (and blocks of all-terminators, all-continuations).
+    #[test]
+    fn terminator_masks_match_a_byte_loop() {
+        let naive = |block: &[u8; BLOCK]| {
+            (0..BLOCK).fold(0u64, |mask, i| mask | u64::from(block[i] < 0x80) << i)
+        };
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for round in 0..10_000 {
+            let mut block = [0u8; BLOCK];
+            for byte in &mut block {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                *byte = match round {
+                    0 => 0x7f,
+                    1 => 0x80,
+                    _ => (seed >> 24) as u8,
+                };
+            }
+            assert_eq!(terminator_mask(&block), naive(&block), "{block:?}");
+            assert_eq!(terminator_mask_portable(&block), naive(&block), "{block:?}");
+        }
+    }
 }

@@ -194,16 +194,16 @@ fn mixed_streams_with_injected_errors() {
     }
 }
 
-/// Every varint length 1..=10 lands on every split point of the scalar
-/// backend's interleaved streams (inputs of at least 256 bytes are cut into
-/// 4 segments near len/4, len/2, 3len/4, each ending after a terminator):
-/// a cycle of lengths 1, 2, ..., 10 shifted by 0..56 one-byte values, and
-/// runs of a single length of 256..=300 bytes.
+/// Every varint length 1..=10 straddles every boundary of the scalar
+/// backend's 64-byte bitmap blocks, and the hand-over to the value-by-value
+/// tail (blocks need 16 readable bytes after them): a cycle of lengths 1,
+/// 2, ..., 10 shifted by 0..64 one-byte values, output slices that end
+/// inside a block, and runs of a single length of 256..=300 bytes.
 #[test]
-fn scalar_streams_every_length_at_every_split() {
+fn scalar_blocks_every_length_at_every_boundary() {
     let backends = bulk_backends();
     let cycle: Vec<usize> = (0..14).flat_map(|_| 1..=10).collect();
-    for shift in 0..56 {
+    for shift in 0..64 {
         let mut lens = vec![1; shift];
         lens.extend(&cycle);
         let input = stream(&lens, shift as u64 + 1);
@@ -221,11 +221,12 @@ fn scalar_streams_every_length_at_every_split() {
     }
 }
 
-/// An error at the start of every value of a ~1 KiB mixed stream, so in
-/// every stream of the scalar backend and at every turn of its rounds: the
-/// error reported (kind, index, offset) is the first in input order.
+/// An error at the start of every value of a ~1 KiB mixed stream, so at
+/// every position of the scalar backend's 64-byte blocks (and across their
+/// boundaries): the error reported (kind, index, offset) is the first in
+/// input order.
 #[test]
-fn scalar_streams_errors_in_each_stream() {
+fn scalar_blocks_errors_at_every_value() {
     let backends = bulk_backends();
     let lens: Vec<usize> = (0..300)
         .map(|i| [1, 1, 2, 1, 3, 10, 1, 2, 9, 5][i % 10])
@@ -274,7 +275,7 @@ fn scalar_streams_errors_in_each_stream() {
 /// allows, and in-range values padded past `T::MAX_LEN` bytes. The index
 /// and offset must be those of the scalar reference.
 #[test]
-fn scalar_streams_overflow_for_each_type() {
+fn scalar_blocks_overflow_for_each_type() {
     let backends = bulk_backends();
     let poisons: Vec<Vec<u8>> = vec![
         reference_encode(1 << 8),

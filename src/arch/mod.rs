@@ -216,22 +216,30 @@ pub(crate) mod selected {
                 // SAFETY: BMI2 is enabled for the whole build (cfg above).
                 unsafe { kernels::encode(value, out) }
             }
-            /// The payload bits of the bytes of `x` (the varint's bytes,
-            /// others cleared), packed: one PEXT. The scalar bulk decoder's
-            /// word step uses it, so it packs as the single-value path does.
+            /// Whether [`pack_masked`] is one `PEXT`.
+            pub const PEXT: bool = true;
+            /// The bits of `x` under `mask` (the payload bits of its bytes
+            /// `0..n`: `mask` must be `PAYLOAD_BITS` with whole bytes
+            /// cleared from the top), packed: one PEXT. The scalar bulk
+            /// decoder's word step uses it, so it packs as the single-value
+            /// path does.
             #[inline(always)]
-            pub fn pack_payload(x: u64) -> u64 {
+            pub fn pack_masked(x: u64, mask: u64) -> u64 {
                 // SAFETY: BMI2 is enabled for the whole build (cfg above).
-                unsafe { core::arch::x86_64::_pext_u64(x, super::scalar::PAYLOAD_BITS) }
+                unsafe { core::arch::x86_64::_pext_u64(x, mask) }
             }
         } else {
             pub use super::scalar::{decode, decode_unchecked, encode};
 
-            /// The payload bits of the bytes of `x` (the varint's bytes,
-            /// others cleared), packed with the portable shift-and-mask steps.
+            /// Whether [`pack_masked`] is one `PEXT`.
+            pub const PEXT: bool = false;
+            /// The bits of `x` under `mask` (the payload bits of its bytes
+            /// `0..n`: `mask` must be `PAYLOAD_BITS` with whole bytes
+            /// cleared from the top), packed with the portable
+            /// shift-and-mask steps.
             #[inline(always)]
-            pub fn pack_payload(x: u64) -> u64 {
-                super::scalar::pack_7bit_groups(x & super::scalar::PAYLOAD_BITS)
+            pub fn pack_masked(x: u64, mask: u64) -> u64 {
+                super::scalar::pack_7bit_groups(x & mask)
             }
         }
     }
