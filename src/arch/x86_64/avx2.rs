@@ -10,17 +10,32 @@
 //! looks at the chunk `[q, q + 7)`, `q = q0 + 7c` whatever the data, and
 //! decodes exactly the varints whose **last byte** lies in the chunk. The
 //! steps do not wait for each other: the only values carried from one to the
-//! next are the output count (`+= n`) and `carry`, the number of bytes of
-//! the varint that enters the chunk from before it (a load, `and` and add).
-//! No serial `tzcnt` per value, no `PDEP`/`PEXT` (microcoded on AMD before
-//! Zen 3).
+//! next are the output position (`+= n`) and `carry`, the number of bytes of
+//! the varint that enters the chunk from before it (an `and` and an add,
+//! both with an operand from the table). No serial `tzcnt` per value, no
+//! `PDEP`/`PEXT` (microcoded on AMD before Zen 3).
+//!
+//! # Blocks of nine chunks
+//!
+//! The steps run in blocks of 9 chunks (63 bytes). A block loads the
+//! continuation bits of its 64 bytes once (two `pmovmskb` for AVX2, four
+//! for SSSE3) and each chunk takes its 7 bits from that `u64` with a
+//! constant shift: the table index no longer waits for the chunk's own
+//! window load and `pmovmskb` (9 to 10 cycles), which kept a step's
+//! micro-ops waiting in the scheduler long enough to fill it (llvm-mca:
+//! 11.5 cycles per step against 7 of port pressure). The block's 9 steps
+//! are written out (no loop counter, constant shifts and offsets), its
+//! value checks are `or`ed together and tested once at the end, and the
+//! tables' address is kept in a register. Measured with `Backend::Avx2` on
+//! the protobuf-like mix (u64, Sapphire Rapids, native build): about 15%
+//! more values per second than one step per window.
 //!
 //! # One step
 //!
 //! The 16-byte window `[q - 9, q + 7)` is loaded (broadcast to both 128-bit
-//! halves for AVX2). Bits 9..16 of its `pmovmskb` are the chunk's 7
-//! continuation bits, which index the chunk table (2^7 = 128 entries of 64 bytes,
-//! one cache line each: 8 KiB). With `e_0 < ... < e_{n-1}` the chunk's
+//! halves for AVX2). The chunk's 7 continuation bits (from the block's
+//! mask) index the chunk table (2^7 = 128 entries of 64 bytes, one cache
+//! line each: 8 KiB). With `e_0 < ... < e_{n-1}` the chunk's
 //! varint ends (bytes without the continuation bit, `n <= 7`):
 //!
 //! * varints `1..n` start and end inside the chunk, so the entry alone
@@ -60,23 +75,30 @@
 //! narrower types the entry's longest varint `1..n` must have at most
 //! `MAX_LEN` bytes, and a vector test compares the values with `T::MAX`.
 //! Varints `1..n` of a `u64` chunk have at most 6 bytes and always fit.
-//! A chunk that fails goes to the scalar single-value decoder, which decodes
-//! its `n` varints and reports the exact error, index and byte offset. A
-//! chunk without a varint end stores nothing and adds 7 to `carry` (a
-//! varint then longer than any `MAX_LEN` fails in the scalar decoder).
+//! The length checks branch per chunk (the offset must be checked before
+//! the load); the value checks `or` the vectors of the block's 9 steps
+//! together and test once. A block that fails either goes, whole, to the
+//! scalar single-value decoder, which decodes the varints that end in the
+//! block (as many as its 63 bytes have bytes without the continuation bit)
+//! from the start of the varint in progress, rewriting what the steps
+//! stored, and reports the exact error, index and byte offset. A chunk
+//! without a varint end stores nothing and adds 7 to `carry` (a varint
+//! then longer than any `MAX_LEN` fails the next length check).
 //!
 //! # Special cases
 //!
-//! * A window of 16 one-byte varints switches to widening 32 bytes into 32
-//!   values per step while the next 32 bytes have no continuation bit.
-//! * Every 32 steps the output count is checked: fewer than one value per
-//!   step (8..10-byte varints: random `u64`, nanosecond timestamps) costs
-//!   more per value than the scalar decoder, which then takes the next 1024
-//!   values.
+//! * A block whose 64 bytes are all one-byte varints (and no varint in
+//!   progress) switches to widening 32 bytes into 32 values per step while
+//!   the next 32 bytes have no continuation bit.
+//! * After each block the output count is checked: fewer than one value
+//!   per chunk (8..10-byte varints: random `u64`, nanosecond timestamps)
+//!   costs more per value than the scalar decoder, which then takes the
+//!   next 1024 values.
 //! * The first 9 varints (so that the first window starts at or after
-//!   byte 0), the varints whose window would cross the end of `input`, and
-//!   those for which fewer than 7 output slots remain are decoded by the
-//!   scalar decoder: no load leaves `input`, no store leaves `out`.
+//!   byte 0), the varints of the last bytes (fewer than 64 left for a
+//!   block's mask), and those for which fewer than 63 output slots remain
+//!   are decoded by the scalar decoder: no load leaves `input`, no store
+//!   leaves `out`.
 
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
@@ -89,13 +111,18 @@ const CHUNK: usize = 7;
 /// Window bytes before the chunk: 9, so that a 10-byte varint ending at the
 /// chunk's first byte is inside the 16-byte window.
 const BEFORE: usize = 16 - CHUNK;
-/// Chunks per block; after each, the output count decides whether the
-/// data is sparse (long varints) enough for the scalar decoder.
-const BLOCK: usize = 32;
-/// Fewer values than this in a block of chunks (under one varint per
-/// chunk: mostly 8-10-byte varints) switch to the scalar decoder, which costs
-/// less per value than a chunk step when a step yields less than one value.
-const SPARSE: usize = BLOCK;
+/// Chunks per block: 9 chunks of 7 bytes take 63 of the 64 continuation
+/// bits that one block loads. After each block, the output count decides
+/// whether the data is sparse (long varints) enough for the scalar decoder.
+const BLOCK_CHUNKS: usize = 9;
+/// Bytes per block.
+const BLOCK_BYTES: usize = BLOCK_CHUNKS * CHUNK;
+/// Bytes whose continuation bits a block loads (one `u64`).
+const MASK_BYTES: usize = 64;
+/// Fewer values than this in a block (under one varint per chunk: mostly
+/// 8-10-byte varints) switch to the scalar decoder, which costs less per
+/// value than a chunk step when a step yields less than one value.
+const SPARSE: usize = BLOCK_CHUNKS;
 /// Values decoded by the scalar decoder before the vector steps resume.
 const SCALAR_STRETCH: usize = 1024;
 /// A `pshufb` control byte that produces a zero byte.
@@ -109,24 +136,38 @@ struct Entry {
     rest: [u8; 16],
     /// `pshufb` control for varints 3..6 (vector B).
     b: [u8; 32],
+    // The scalar fields are `u32` so that the step can add and `and` them
+    // straight from memory (one fused micro-op each).
     /// Number of varints that end in the chunk.
-    n: u8,
-    /// Position of the first end in the chunk (0 if there is none); the
-    /// step reads only `first_offset`, which is derived from it.
-    first: u8,
-    /// Bytes after the chunk's last end: the next chunk's `carry` (7 if
-    /// there is no end, to be added to the current `carry`).
-    tail: u8,
-    /// Length of the longest of varints `1..n` (0 if none).
-    max_rest: u8,
-    /// `144 * first`: with `128 * carry` the byte offset of varint 0's
-    /// control in `TABLES.lane0`, `128 * (L - 1) + 16 * first`.
-    first_offset: u16,
-    /// `128 * tail`.
-    tail_128: u16,
-    /// 0xffff if no varint ends in the chunk (`carry` grows by 7), else 0.
-    keep: u16,
-    _pad: [u8; 6],
+    n: u32,
+    /// `144 * first`, `first` the position of the first end in the chunk
+    /// (0 if there is none): with `128 * carry` the byte offset of varint
+    /// 0's control in `TABLES.lane0`, `128 * (L - 1) + 16 * first`.
+    first_offset: u32,
+    /// `128 * tail`, `tail` the bytes after the chunk's last end: the next
+    /// chunk's `carry` (7 if there is no end, to be added to the current
+    /// `carry`).
+    tail_128: u32,
+    /// `u32::MAX` if no varint ends in the chunk (`carry` grows by 7), else 0.
+    keep: u32,
+}
+
+/// Length of the longest of varints `1..n` of the chunk with continuation
+/// bits `cont` (0 if none): what the narrow types check.
+const fn max_rest(cont: usize) -> u8 {
+    let mut max = 0;
+    let mut start = CHUNK;
+    let mut i = 0;
+    while i < CHUNK {
+        if (cont >> i) & 1 == 0 {
+            if start < CHUNK && i + 1 - start > max {
+                max = i + 1 - start;
+            }
+            start = i + 1;
+        }
+        i += 1;
+    }
+    max as u8
 }
 
 const fn entry(cont: usize) -> Entry {
@@ -134,13 +175,9 @@ const fn entry(cont: usize) -> Entry {
         rest: [ZERO; 16],
         b: [ZERO; 32],
         n: 0,
-        first: 0,
-        tail: CHUNK as u8,
-        max_rest: 0,
         first_offset: 0,
-        tail_128: 128 * CHUNK as u16,
-        keep: 0xffff,
-        _pad: [0; 6],
+        tail_128: 128 * CHUNK as u32,
+        keep: u32::MAX,
     };
     let mut start = 0;
     let mut lane = 0;
@@ -148,13 +185,9 @@ const fn entry(cont: usize) -> Entry {
     while i < CHUNK {
         if (cont >> i) & 1 == 0 {
             if lane == 0 {
-                e.first = i as u8;
-                e.first_offset = 144 * i as u16;
+                e.first_offset = 144 * i as u32;
             } else {
                 let len = i + 1 - start;
-                if len > e.max_rest as usize {
-                    e.max_rest = len as u8;
-                }
                 let mut k = 0;
                 while k < len {
                     let index = (BEFORE + start + k) as u8;
@@ -171,10 +204,9 @@ const fn entry(cont: usize) -> Entry {
         }
         i += 1;
     }
-    e.n = lane as u8;
+    e.n = lane as u32;
     if lane > 0 {
-        e.tail = (CHUNK - start) as u8;
-        e.tail_128 = 128 * e.tail as u16;
+        e.tail_128 = 128 * (CHUNK - start) as u32;
         e.keep = 0;
     }
     e
@@ -185,6 +217,8 @@ const fn entry(cont: usize) -> Entry {
 struct Tables {
     /// Chunk recipes, indexed by the chunk's continuation bits.
     chunks: [Entry; 1 << CHUNK],
+    /// [`max_rest`] of each chunk.
+    max_rest: [u8; 1 << CHUNK],
     /// `pshufb` controls for varint 0, indexed by `8 * (L - 1) + e_0`:
     /// window bytes `BEFORE + e_0 - (L - 1) ..= BEFORE + e_0` into bytes
     /// `0..L`, zeros above.
@@ -195,9 +229,11 @@ struct Tables {
 /// controls (9472 bytes), built at compile time.
 static TABLES: Tables = {
     let mut chunks = [entry(0); 1 << CHUNK];
+    let mut max_rests = [0; 1 << CHUNK];
     let mut cont = 0;
     while cont < 1 << CHUNK {
         chunks[cont] = entry(cont);
+        max_rests[cont] = max_rest(cont);
         cont += 1;
     }
     let mut lane0 = [[ZERO; 16]; 80];
@@ -216,7 +252,11 @@ static TABLES: Tables = {
         }
         len_minus_1 += 1;
     }
-    Tables { chunks, lane0 }
+    Tables {
+        chunks,
+        max_rest: max_rests,
+        lane0,
+    }
 };
 
 /// The vector operations of one step, for 32-byte (AVX2) and 16-byte
@@ -227,12 +267,26 @@ trait Kernel {
     /// Four 64-bit lanes.
     type Quad: Copy;
 
-    /// Loads the 16 bytes at `src`: (window without continuation bits,
-    /// `pmovmskb` of the 16 bytes).
+    /// Loads the 16 bytes at `src`, continuation bits cleared.
     ///
     /// # Safety
     /// 16 bytes must be readable at `src`; the CPU must have the kernel's features.
-    unsafe fn window(src: *const u8) -> (Self::Window, u32);
+    unsafe fn window(src: *const u8) -> Self::Window;
+    /// The continuation bits of the 64 bytes at `src` (bit `i`: byte `i`).
+    ///
+    /// # Safety
+    /// 64 bytes must be readable at `src`; CPU features.
+    unsafe fn mask64(src: *const u8) -> u64;
+    /// A quad of zeros.
+    ///
+    /// # Safety
+    /// CPU features.
+    unsafe fn zero() -> Self::Quad;
+    /// The lane-wise `or` of `x` and `y`.
+    ///
+    /// # Safety
+    /// CPU features.
+    unsafe fn or(x: Self::Quad, y: Self::Quad) -> Self::Quad;
     /// Vector A before packing: control `lane0` (16 bytes) for lanes 0-1,
     /// `rest` (16 bytes) for lanes 2-3.
     ///
@@ -261,16 +315,16 @@ trait Kernel {
     unsafe fn join_lane0(x: Self::Quad) -> Self::Quad;
     /// Whether lane 1 of A (after [`Kernel::join_lane0`]), `b8 + 128 * b9`
     /// for varint 0's bytes 8 and 9, is 256 or more: a 10th byte above 1,
-    /// a value beyond `u64`.
+    /// a value beyond `u64` (`a` may be the `or` of several such vectors).
     ///
     /// # Safety
     /// CPU features.
     unsafe fn tenth_byte_overflows(a: Self::Quad) -> bool;
-    /// Whether any lane of `a` or `b` has a bit at or above `bits` set.
+    /// Whether any lane of `x` has a bit at or above `bits` set.
     ///
     /// # Safety
     /// CPU features.
-    unsafe fn exceeds(a: Self::Quad, b: Self::Quad, bits: u32) -> bool;
+    unsafe fn exceeds(x: Self::Quad, bits: u32) -> bool;
     /// Stores lane 0 of `a` to `dst[0]`, lanes 2-3 to `dst[1..3]` and the
     /// lanes of `b` to `dst[3..7]`, narrowed to `T`.
     ///
@@ -302,14 +356,35 @@ impl Kernel for Avx2 {
     type Quad = __m256i;
 
     #[inline(always)]
-    unsafe fn window(src: *const u8) -> (__m256i, u32) {
+    unsafe fn window(src: *const u8) -> __m256i {
         // SAFETY: 16 readable bytes at `src` (caller); AVX2 (caller).
         unsafe {
-            // A broadcast load (no shuffle port); both halves give the mask.
+            // A broadcast load (no shuffle port).
             let wide = _mm256_broadcastsi128_si256(_mm_loadu_si128(src.cast()));
-            let mask = _mm256_movemask_epi8(wide) as u32 & 0xffff;
-            (_mm256_and_si256(wide, _mm256_set1_epi8(0x7f)), mask)
+            _mm256_and_si256(wide, _mm256_set1_epi8(0x7f))
         }
+    }
+
+    #[inline(always)]
+    unsafe fn mask64(src: *const u8) -> u64 {
+        // SAFETY: 64 readable bytes at `src` (caller); AVX2 (caller).
+        unsafe {
+            let low = _mm256_movemask_epi8(_mm256_loadu_si256(src.cast())) as u32;
+            let high = _mm256_movemask_epi8(_mm256_loadu_si256(src.add(32).cast())) as u32;
+            u64::from(low) | u64::from(high) << 32
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn zero() -> __m256i {
+        // SAFETY: AVX (caller); no memory access.
+        unsafe { _mm256_setzero_si256() }
+    }
+
+    #[inline(always)]
+    unsafe fn or(x: __m256i, y: __m256i) -> __m256i {
+        // SAFETY: AVX2 (caller); no memory access.
+        unsafe { _mm256_or_si256(x, y) }
     }
 
     #[inline(always)]
@@ -365,10 +440,10 @@ impl Kernel for Avx2 {
     }
 
     #[inline(always)]
-    unsafe fn exceeds(a: __m256i, b: __m256i, bits: u32) -> bool {
+    unsafe fn exceeds(x: __m256i, bits: u32) -> bool {
         // SAFETY: AVX2 (caller); no memory access.
         unsafe {
-            let above = _mm256_srl_epi64(_mm256_or_si256(a, b), _mm_cvtsi32_si128(bits as i32));
+            let above = _mm256_srl_epi64(x, _mm_cvtsi32_si128(bits as i32));
             _mm256_testz_si256(above, above) == 0
         }
     }
@@ -437,13 +512,35 @@ impl Kernel for Ssse3 {
     type Quad = [__m128i; 2];
 
     #[inline(always)]
-    unsafe fn window(src: *const u8) -> (__m128i, u32) {
+    unsafe fn window(src: *const u8) -> __m128i {
         // SAFETY: 16 readable bytes at `src` (caller); SSE2 (caller).
+        unsafe { _mm_and_si128(_mm_loadu_si128(src.cast()), _mm_set1_epi8(0x7f)) }
+    }
+
+    #[inline(always)]
+    unsafe fn mask64(src: *const u8) -> u64 {
+        // SAFETY: 64 readable bytes at `src` (caller), four loads of 16
+        // inside them; SSE2 (caller).
         unsafe {
-            let bytes = _mm_loadu_si128(src.cast());
-            let mask = _mm_movemask_epi8(bytes) as u32;
-            (_mm_and_si128(bytes, _mm_set1_epi8(0x7f)), mask)
+            let mut mask = 0u64;
+            for i in 0..4 {
+                let bytes = _mm_loadu_si128(src.add(16 * i).cast());
+                mask |= u64::from(_mm_movemask_epi8(bytes) as u32) << (16 * i);
+            }
+            mask
         }
+    }
+
+    #[inline(always)]
+    unsafe fn zero() -> [__m128i; 2] {
+        // SAFETY: SSE2 (caller); no memory access.
+        unsafe { [_mm_setzero_si128(); 2] }
+    }
+
+    #[inline(always)]
+    unsafe fn or(x: [__m128i; 2], y: [__m128i; 2]) -> [__m128i; 2] {
+        // SAFETY: SSE2 (caller); no memory access.
+        unsafe { [_mm_or_si128(x[0], y[0]), _mm_or_si128(x[1], y[1])] }
     }
 
     #[inline(always)]
@@ -518,10 +615,10 @@ impl Kernel for Ssse3 {
     }
 
     #[inline(always)]
-    unsafe fn exceeds(a: [__m128i; 2], b: [__m128i; 2], bits: u32) -> bool {
+    unsafe fn exceeds(x: [__m128i; 2], bits: u32) -> bool {
         // SAFETY: SSE2 (caller); no memory access.
         unsafe {
-            let all = _mm_or_si128(_mm_or_si128(a[0], a[1]), _mm_or_si128(b[0], b[1]));
+            let all = _mm_or_si128(x[0], x[1]);
             let above = _mm_srl_epi64(all, _mm_cvtsi32_si128(bits as i32));
             _mm_movemask_epi8(_mm_cmpeq_epi32(above, _mm_setzero_si128())) != 0xffff
         }
@@ -625,40 +722,173 @@ unsafe fn store_u32x4<T: VarInt>(dst: *mut T, x: __m128i) {
     }
 }
 
-/// One chunk's inputs.
-struct Step<K: Kernel> {
-    /// The window `[q - 9, q + 7)` without continuation bits.
-    window: K::Window,
-    /// `pmovmskb` of the window.
-    mask: u32,
-    /// The chunk's table entry.
-    entry: &'static Entry,
-    /// Byte offset of varint 0's control in `TABLES.lane0`,
-    /// `128 * (L - 1) + 16 * first` (see the module documentation).
-    lane0_offset: usize,
+/// `x`, whose value the compiler no longer knows: an empty `asm!` block
+/// returns it in the same register (no instruction is emitted).
+///
+/// Adding `opaque(0)` to a pointer keeps the compiler from relating it to
+/// others: it would otherwise see that a block's 64-byte mask loads cover
+/// its 16-byte windows and build each window from the mask registers
+/// (moves to general registers, double shifts and back: about 15
+/// instructions instead of one broadcast load), and it would reload the
+/// tables' address from the global offset table at every use.
+#[inline(always)]
+fn opaque(x: usize) -> usize {
+    let out: usize;
+    // SAFETY: an empty template: the register keeps its value; no memory,
+    // stack or flags are touched.
+    unsafe {
+        core::arch::asm!("/* {0} */", inlateout(reg) x => out, options(pure, nomem, nostack, preserves_flags));
+    }
+    out
 }
 
-impl<K: Kernel> Step<K> {
-    /// Loads the chunk at `at`, whose varint 0 began `carry_128 / 128`
-    /// bytes before it.
-    ///
-    /// # Safety
-    /// The 16 bytes from `at - BEFORE` must be readable; the CPU must have
-    /// `K`'s features.
-    #[inline(always)]
-    unsafe fn load(at: *const u8, carry_128: usize, tables: &'static Tables) -> Self {
-        // SAFETY: the window [at - 9, at + 7) is inside the input (caller).
-        let (window, mask) = unsafe { K::window(at.sub(BEFORE)) };
-        let entry = &tables.chunks[(mask >> BEFORE) as usize];
-        // 128 * (L - 1) + 16 * first, L the length of varint 0.
-        let lane0_offset = carry_128 + entry.first_offset as usize;
-        Step {
-            window,
-            mask,
-            entry,
-            lane0_offset,
-        }
+/// Decodes chunk `c` of the block at `at` (see [`decode_block`]): stores
+/// its values at `*dst` and moves `*dst` past them, updates `carry_128` and
+/// `or`s the packed vectors into `seen`. Returns false, having stored
+/// nothing, if varint 0 is longer than `T::MAX_LEN` or (narrow `T`) the
+/// chunk's other varints are.
+///
+/// # Safety
+/// `at[7c - BEFORE..7c + CHUNK]` must be readable, `(*dst)[0..7]`
+/// writable; the CPU must have `K`'s features.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+unsafe fn chunk_step<K: Kernel, T: VarInt>(
+    tables: &'static Tables,
+    at: *const u8,
+    c: usize,
+    mask: u64,
+    dst: &mut *mut T,
+    carry_128: &mut usize,
+    seen: &mut K::Quad,
+) -> bool {
+    let index = (mask >> (CHUNK * c)) as usize & ((1 << CHUNK) - 1);
+    // The entry's byte offset, 64 * index, with one rotate (BMI2 `rorx`,
+    // which leaves `mask` in place) and one `and`.
+    let offset = mask.rotate_right((CHUNK * c + 64 - 6) as u32 % 64) as usize & (127 << 6);
+    debug_assert_eq!(offset, index * size_of::<Entry>());
+    // SAFETY: offset = 64 * index, index < 128: an entry of `chunks`.
+    let entry = unsafe {
+        &*tables
+            .chunks
+            .as_ptr()
+            .cast::<u8>()
+            .add(offset)
+            .cast::<Entry>()
+    };
+    let lane0_offset = *carry_128 + entry.first_offset as usize;
+    // Varint 0 has at most MAX_LEN bytes exactly when its control's offset
+    // (`128 * (L - 1) + 16 * first`, first < 8) is below 128 * MAX_LEN.
+    let narrow_rest_bad = T::MAX_LEN < CHUNK - 1 && tables.max_rest[index] as usize > T::MAX_LEN;
+    if lane0_offset >= 128 * T::MAX_LEN || narrow_rest_bad {
+        return false;
     }
+    // SAFETY: the window at[7c - 9..7c + 7) and (*dst)[0..7] are valid
+    // (caller); L - 1 <= MAX_LEN - 1 <= 9 (checked above) and
+    // first < 8, so the lane0 row exists; the entry's rows are 16 and 32
+    // bytes; CPU (caller).
+    unsafe {
+        let window = K::window(at.add(CHUNK * c).sub(BEFORE));
+        let lane0 = tables.lane0.as_ptr().cast::<u8>().add(lane0_offset);
+        let a = K::pack28(K::gather_a(window, lane0, entry.rest.as_ptr()));
+        let b = K::pack28(K::gather_b(window, entry.b.as_ptr()));
+        let a = if T::MAX_LEN > 4 { K::pack56(a) } else { a };
+        let a = if T::MAX_LEN > 8 { K::join_lane0(a) } else { a };
+        *seen = if T::MAX_U64 != u64::MAX {
+            K::or(*seen, K::or(a, b))
+        } else {
+            K::or(*seen, a)
+        };
+        K::store::<T>(*dst, a, b);
+        // Inside or one past dst[0..7] (caller).
+        *dst = dst.add(entry.n as usize);
+    }
+    *carry_128 = entry.tail_128 as usize + (*carry_128 & entry.keep as usize);
+    true
+}
+
+/// Decodes the block of [`BLOCK_CHUNKS`] chunks at `at` (`at[-9..63]` is
+/// the input; `mask` holds the continuation bits of `at[0..64]`) into
+/// `dst`, whose varint 0 began `carry_128 / 128` bytes before `at`.
+/// Returns the number of values stored and the next block's `carry_128`, or
+/// `None` if the block needs the scalar decoder: a varint 0 longer than
+/// `T::MAX_LEN`, a narrow `T`'s varint in a chunk longer than `T::MAX_LEN`,
+/// or a value too large for `T`. Whatever it returns, it may have stored
+/// anything into `dst[0..63]`.
+///
+/// # Safety
+/// `at[-BEFORE..BLOCK_BYTES]` must be readable, `dst[0..BLOCK_BYTES]`
+/// writable; the CPU must have `K`'s features.
+#[inline(always)]
+unsafe fn decode_block<K: Kernel, T: VarInt>(
+    at: *const u8,
+    mask: u64,
+    dst: *mut T,
+    carry_128: usize,
+) -> Option<(usize, usize)> {
+    // The tables' address, kept in a register (see `opaque`).
+    // SAFETY: opaque(0) is 0: a reference to the static.
+    let tables = unsafe {
+        &*(&TABLES as *const Tables)
+            .cast::<u8>()
+            .add(opaque(0))
+            .cast::<Tables>()
+    };
+    let start = dst;
+    let mut dst = dst;
+    // Below 2^32, which `keep` can mask: a carry of MAX_LEN bytes or more
+    // fails the first chunk's length check.
+    let mut carry_128 = carry_128.min(128 * T::MAX_LEN);
+    // The `or` of every packed vector that the value check looks at:
+    // one test per block instead of one per chunk.
+    // SAFETY: CPU (caller).
+    let mut seen = unsafe { K::zero() };
+    // The chunks written out (the compiler does not unroll a loop this
+    // large), so that each takes its table index from `mask` with a
+    // constant shift.
+    macro_rules! chunks {
+        ($($c:literal)*) => {$(
+            // SAFETY: chunk c < 9 reads at[7c - 9..7c + 7], inside
+            // at[-9..63); at most 7 values per earlier chunk, so dst is at
+            // most start + 7c and dst[0..7] inside start[0..63] (caller);
+            // CPU (caller).
+            let ok = unsafe {
+                chunk_step::<K, T>(tables, at, $c, mask, &mut dst, &mut carry_128, &mut seen)
+            };
+            if !ok {
+                return None;
+            }
+        )*};
+    }
+    chunks!(0 1 2 3 4 5 6 7 8);
+    const _: () = assert!(BLOCK_CHUNKS == 9 && size_of::<Entry>() == 64);
+    // SAFETY: CPU (caller); no memory access.
+    let overflows = unsafe {
+        if T::MAX_U64 != u64::MAX {
+            K::exceeds(seen, T::MAX_U64.count_ones())
+        } else {
+            K::tenth_byte_overflows(seen)
+        }
+    };
+    if overflows {
+        None
+    } else {
+        // SAFETY: both pointers are inside `dst[0..63]`, dst after start.
+        let written = unsafe { dst.offset_from(start) } as usize;
+        Some((written, carry_128))
+    }
+}
+
+/// Why the vector blocks stopped.
+enum Exit {
+    /// The planned blocks are done.
+    Done,
+    /// A run of one-byte varints starts at the position.
+    Ones,
+    /// The block at the position needs the scalar decoder; its mask.
+    Slow(u64),
+    /// The last block yielded fewer than [`SPARSE`] values.
+    Sparse,
 }
 
 /// The decoder shared by both flavours; see the module documentation.
@@ -683,39 +913,69 @@ unsafe fn decode_slice_with<K: Kernel, T: VarInt>(
     // 128 times the bytes of the varint in progress before `q` (`carry`);
     // the next value starts at `q - carry`.
     let mut carry_128 = 0usize;
-    // Varint 0 has at most MAX_LEN bytes exactly when its control's offset
-    // (`128 * (L - 1) + 16 * first`, first < 8) is below this.
-    let lane0_end = 128 * T::MAX_LEN;
-    let narrow = T::MAX_U64 != u64::MAX;
     let src = input.as_ptr();
-    // Output pointers are taken from `out` at each store, not once before
-    // the loop: the scalar steps also write through `out`, which (under
-    // Rust's aliasing rules, Stacked and Tree Borrows) would invalidate a
-    // pointer derived from it earlier.
-    let tables = &TABLES;
-    let q_of = |at: *const u8| at as usize - src as usize;
-    'outer: loop {
-        // Steps that fit: windows inside `input`, 7 free output slots each.
-        let by_input = if q + CHUNK <= len {
-            (len - q - CHUNK) / CHUNK + 1
+    loop {
+        // Blocks whose mask bytes are inside `input` and that find 63
+        // free output slots (7 per chunk) even if every earlier one wrote 63.
+        let blocks = if q + MASK_BYTES <= len && out_len - written >= BLOCK_BYTES {
+            ((len - q - MASK_BYTES) / BLOCK_BYTES + 1).min((out_len - written) / BLOCK_BYTES)
         } else {
             0
         };
-        let steps = by_input.min((out_len - written) / CHUNK).min(BLOCK);
-        if steps == 0 {
+        if blocks == 0 {
             break;
         }
-        let written_before = written;
-        // The chunk as a pointer (one register for the window and the loop).
-        // SAFETY: q <= len.
-        let mut at = unsafe { src.add(q) };
-        for _ in 0..steps {
-            // SAFETY: q >= BEFORE and q + CHUNK <= len (steps bound).
-            let cur = unsafe { Step::<K>::load(at, carry_128, tables) };
-            if cur.mask == 0 {
-                // 16 one-byte varints: widen 32 bytes at a time while that lasts.
-                let mut widened = false;
-                q = q_of(at);
+        // Pointers for the blocks (few registers in the loop). They are
+        // taken from `out` here, not once before the loop: the scalar
+        // steps also write through `out`, which (under Rust's aliasing
+        // rules, Stacked and Tree Borrows) would invalidate a pointer
+        // derived from it earlier.
+        let base = out.as_mut_ptr().cast::<T>();
+        // SAFETY: written <= out_len and q <= len.
+        let (mut dst, mut at) = unsafe { (base.add(written), src.add(q)) };
+        let mut exit = Exit::Done;
+        for _ in 0..blocks {
+            // SAFETY: at + 64 <= src + len (`blocks`).
+            // (Through an offset of opaque(0) == 0: see `opaque`.)
+            let mask = unsafe { K::mask64(at.add(opaque(0))) };
+            if mask == 0 && carry_128 == 0 {
+                exit = Exit::Ones;
+                break;
+            }
+            // SAFETY: at - src >= BEFORE and at + 64 <= src + len: the
+            // block's bytes at[-9..63) are inside `input`; 63 slots from
+            // `dst` are inside `out` (`blocks`); CPU (caller).
+            match unsafe { decode_block::<K, T>(at, mask, dst, carry_128) } {
+                Some((n, carry)) => {
+                    // SAFETY: n <= 63 slots and 63 bytes inside `out` and
+                    // `input` (as above).
+                    unsafe {
+                        dst = dst.add(n);
+                        at = at.add(BLOCK_BYTES);
+                    }
+                    carry_128 = carry;
+                    if n < SPARSE {
+                        exit = Exit::Sparse;
+                        break;
+                    }
+                }
+                None => {
+                    exit = Exit::Slow(mask);
+                    break;
+                }
+            }
+        }
+        // SAFETY: both pointers are derived from and inside their slices.
+        unsafe {
+            written = dst.offset_from(base) as usize;
+            q = at.offset_from(src) as usize;
+        }
+        match exit {
+            Exit::Done => {}
+            Exit::Ones => {
+                // A run of one-byte varints starts at q: widen 32 bytes at
+                // a time while that lasts (at least twice: the mask covers
+                // 64 bytes and 63 slots are free).
                 while q + 32 <= len
                     && written + 32 <= out_len
                     // SAFETY: 32 bytes from q are inside `input` (checked first).
@@ -728,56 +988,19 @@ unsafe fn decode_slice_with<K: Kernel, T: VarInt>(
                     };
                     q += 32;
                     written += 32;
-                    widened = true;
-                }
-                if widened {
-                    continue 'outer;
                 }
             }
-            let entry = cur.entry;
-            let narrow_rest_bad = T::MAX_LEN < CHUNK - 1 && entry.max_rest as usize > T::MAX_LEN;
-            if cur.lane0_offset >= lane0_end || narrow_rest_bad {
-                written = slow_step(input, out, q_of(at), written, carry_128, entry)?;
-            } else {
-                // L - 1 <= MAX_LEN - 1 <= 9 (checked above) and first < 8: the
-                // lane0 row exists. SAFETY: rows are 16/32 bytes; CPU (caller).
-                let (a, b) = unsafe {
-                    let lane0 = tables.lane0.as_ptr().cast::<u8>().add(cur.lane0_offset);
-                    let a = K::pack28(K::gather_a(cur.window, lane0, entry.rest.as_ptr()));
-                    let b = K::pack28(K::gather_b(cur.window, entry.b.as_ptr()));
-                    let a = if T::MAX_LEN > 4 { K::pack56(a) } else { a };
-                    let a = if T::MAX_LEN > 8 { K::join_lane0(a) } else { a };
-                    (a, b)
-                };
-                // SAFETY: CPU (caller); no memory access.
-                let overflows = unsafe {
-                    if narrow {
-                        K::exceeds(a, b, T::MAX_U64.count_ones())
-                    } else {
-                        K::tenth_byte_overflows(a)
-                    }
-                };
-                if overflows {
-                    written = slow_step(input, out, q_of(at), written, carry_128, entry)?;
-                } else {
-                    // SAFETY: written + 7 <= out_len (steps bound); CPU (caller).
-                    unsafe { K::store::<T>(out.as_mut_ptr().cast::<T>().add(written), a, b) };
-                    written += entry.n as usize;
+            Exit::Slow(mask) => {
+                let written_before = written;
+                (written, carry_128) = slow_block(input, out, q, written, carry_128, mask)?;
+                q += BLOCK_BYTES;
+                if written - written_before < SPARSE {
+                    carry_128 = scalar_stretch(input, out, &mut q, &mut written, carry_128)?;
                 }
             }
-            carry_128 = entry.tail_128 as usize + (carry_128 & entry.keep as usize);
-            // SAFETY: at most q + steps * CHUNK <= len, inside `input`.
-            at = unsafe { at.add(CHUNK) };
-        }
-        q = q_of(at);
-        if steps == BLOCK && written - written_before < SPARSE {
-            // Long varints (under one per chunk): the scalar decoder is
-            // cheaper per value there. Decode a stretch, then try again.
-            let pos = q - carry_128 / 128;
-            let (n, consumed) = scalar_values(input, pos, out, written, SCALAR_STRETCH)?;
-            written += n;
-            q = pos + consumed;
-            carry_128 = 0;
+            Exit::Sparse => {
+                carry_128 = scalar_stretch(input, out, &mut q, &mut written, carry_128)?;
+            }
         }
     }
     let pos = q - carry_128 / 128;
@@ -785,36 +1008,55 @@ unsafe fn decode_slice_with<K: Kernel, T: VarInt>(
     Ok((written + n, pos + consumed))
 }
 
-/// A chunk the vector step does not take: no varint ends in it, or one
-/// of its varints is too long or too large for `T`. Decodes its varints
-/// with the scalar decoder (which reports the exact error) and returns the
-/// new output count. The next `carry` is the same as for the vector step.
+/// Long varints (under one per chunk): the scalar decoder is cheaper per
+/// value there. Decodes a stretch of [`SCALAR_STRETCH`] values from the
+/// start of the varint in progress at `q` and returns the new `carry_128`
+/// (0: `q` is then a varint start).
+fn scalar_stretch<T: VarInt>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+    q: &mut usize,
+    written: &mut usize,
+    carry_128: usize,
+) -> Result<usize, BulkDecodeError> {
+    let pos = *q - carry_128 / 128;
+    let (n, consumed) = scalar_values(input, pos, out, *written, SCALAR_STRETCH)?;
+    *written += n;
+    *q = pos + consumed;
+    Ok(0)
+}
+
+/// A block the vector steps do not take (see [`decode_block`]): decodes
+/// the varints that end in it with the scalar decoder (which reports the
+/// exact error) and returns the new output count and `carry_128`, the
+/// same as the vector steps would.
 #[cold]
 #[inline(never)]
-fn slow_step<T: VarInt>(
+fn slow_block<T: VarInt>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
     q: usize,
     written: usize,
     carry_128: usize,
-    entry: &Entry,
-) -> Result<usize, BulkDecodeError> {
+    mask: u64,
+) -> Result<(usize, usize), BulkDecodeError> {
     let carry = carry_128 / 128;
     let pos = q - carry;
-    if entry.n == 0 {
-        if carry + CHUNK >= T::MAX_LEN {
+    // The varint ends among the block's bytes q..q + 63.
+    let ends = !mask & ((1 << BLOCK_BYTES) - 1);
+    if ends == 0 {
+        if carry + BLOCK_BYTES >= T::MAX_LEN {
             // MAX_LEN continuation bytes from `pos`: the scalar decoder fails there.
             scalar_values(input, pos, out, written, 1)?;
         }
-        Ok(written)
-    } else {
-        let (n, consumed) = scalar_values(input, pos, out, written, entry.n as usize)?;
-        debug_assert_eq!(
-            (n, pos + consumed),
-            (entry.n as usize, q + CHUNK - entry.tail as usize)
-        );
-        Ok(written + n)
+        return Ok((written, carry_128 + 128 * BLOCK_BYTES));
     }
+    let count = ends.count_ones() as usize;
+    let (n, consumed) = scalar_values(input, pos, out, written, count)?;
+    // The last end is byte 63 - leading_zeros of the block.
+    let end = q + 64 - ends.leading_zeros() as usize;
+    debug_assert_eq!((n, pos + consumed), (count, end));
+    Ok((written + n, 128 * (q + BLOCK_BYTES - end)))
 }
 
 /// Decodes varints from the start of `input` into `out` until either is
