@@ -138,8 +138,9 @@ struct Entry {
     b: [u8; 32],
     // The scalar fields are `u32` so that the step can add and `and` them
     // straight from memory (one fused micro-op each).
-    /// Number of varints that end in the chunk.
-    n: u32,
+    /// 8 times the number of varints that end in the chunk: the bytes of
+    /// their `u64` values.
+    n_8: u32,
     /// `144 * first`, `first` the position of the first end in the chunk
     /// (0 if there is none): with `128 * carry` the byte offset of varint
     /// 0's control in `TABLES.lane0`, `128 * (L - 1) + 16 * first`.
@@ -174,7 +175,7 @@ const fn entry(cont: usize) -> Entry {
     let mut e = Entry {
         rest: [ZERO; 16],
         b: [ZERO; 32],
-        n: 0,
+        n_8: 0,
         first_offset: 0,
         tail_128: 128 * CHUNK as u32,
         keep: u32::MAX,
@@ -204,7 +205,7 @@ const fn entry(cont: usize) -> Entry {
         }
         i += 1;
     }
-    e.n = lane as u32;
+    e.n_8 = 8 * lane as u32;
     if lane > 0 {
         e.tail_128 = 128 * (CHUNK - start) as u32;
         e.keep = 0;
@@ -303,17 +304,24 @@ trait Kernel {
     /// # Safety
     /// CPU features.
     unsafe fn pack28(x: Self::Quad) -> Self::Quad;
-    /// Joins the two 28-bit halves of each 64-bit lane.
+    /// Joins the two 28-bit halves of each 64-bit lane, `extra` `or`ed
+    /// in at bits 28..64 (bits 56..64 of lane 0 for varint 0's 9th and
+    /// 10th bytes, see [`Kernel::lane1_at_56`], else zero): with `M` =
+    /// `2^28 - 1` per lane, `x & M | (x >> 4 | extra) & !M`, one `vpternlog`
+    /// bit select where AVX-512VL is enabled. Bits 28..32 of `x` are zero
+    /// (28-bit halves), so `x >> 4` puts the high half at bits 28..56.
     ///
     /// # Safety
     /// CPU features.
-    unsafe fn pack56(x: Self::Quad) -> Self::Quad;
-    /// Adds lane 1 (bytes 8 and 9 of varint 0) to lane 0 at bit 56.
+    unsafe fn pack56(x: Self::Quad, extra: Self::Quad) -> Self::Quad;
+    /// The low byte of lane 1 (varint 0's 9th and 10th bytes, `b8 + 128 *
+    /// b9`, below 256 for a valid `u64`) at bits 56..64 of lane 0, zeros
+    /// elsewhere: one `pshufb` (byte 8 to byte 7).
     ///
     /// # Safety
     /// CPU features.
-    unsafe fn join_lane0(x: Self::Quad) -> Self::Quad;
-    /// Whether lane 1 of A (after [`Kernel::join_lane0`]), `b8 + 128 * b9`
+    unsafe fn lane1_at_56(x: Self::Quad) -> Self::Quad;
+    /// Whether lane 1 of A (after [`Kernel::pack56`]), `b8 + 128 * b9`
     /// for varint 0's bytes 8 and 9, is 256 or more: a 10th byte above 1,
     /// a value beyond `u64` (`a` may be the `or` of several such vectors).
     ///
@@ -341,6 +349,11 @@ trait Kernel {
     /// # Safety
     /// 32 bytes readable at `src`, 32 `T` writable at `dst`; CPU features.
     unsafe fn widen_32<T: VarInt>(dst: *mut T, src: *const u8);
+    /// `x.rotate_right(N)`.
+    #[inline(always)]
+    fn rotate_right<const N: u32>(x: u64) -> u64 {
+        x.rotate_right(N)
+    }
 }
 
 /// `pmaddubsw` multipliers: byte pairs `b0 + 128 * b1`.
@@ -354,6 +367,26 @@ struct Avx2;
 impl Kernel for Avx2 {
     type Window = __m256i;
     type Quad = __m256i;
+
+    /// BMI2 `rorx`: LLVM turns a rotate followed by a mask that keeps no
+    /// wrapped bit back into `mov`, `shr` and `and`; `rorx` writes a new
+    /// register, one micro-op less per chunk.
+    #[inline(always)]
+    fn rotate_right<const N: u32>(x: u64) -> u64 {
+        let out: u64;
+        // SAFETY: `rorx` only computes a register (no memory, stack or
+        // flags); the kernel's callers enable BMI2 (`decode_slice_avx2`).
+        unsafe {
+            core::arch::asm!(
+                "rorx {out}, {x}, {n}",
+                out = lateout(reg) out,
+                x = in(reg) x,
+                n = const N,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+        out
+    }
 
     #[inline(always)]
     unsafe fn window(src: *const u8) -> __m256i {
@@ -409,27 +442,26 @@ impl Kernel for Avx2 {
     }
 
     #[inline(always)]
-    unsafe fn pack56(x: __m256i) -> __m256i {
+    unsafe fn pack56(x: __m256i, extra: __m256i) -> __m256i {
         // SAFETY: AVX2 (caller); no memory access.
         unsafe {
-            _mm256_or_si256(
-                _mm256_and_si256(x, _mm256_set1_epi64x(0x0fff_ffff)),
-                _mm256_slli_epi64::<28>(_mm256_srli_epi64::<32>(x)),
-            )
+            let low = _mm256_set1_epi64x(0x0fff_ffff);
+            let high = _mm256_or_si256(_mm256_srli_epi64::<4>(x), extra);
+            _mm256_or_si256(_mm256_and_si256(x, low), _mm256_andnot_si256(low, high))
         }
     }
 
     #[inline(always)]
-    unsafe fn join_lane0(x: __m256i) -> __m256i {
+    unsafe fn lane1_at_56(x: __m256i) -> __m256i {
         // SAFETY: AVX2 (caller); no memory access.
         unsafe {
-            // Lane 1 moves to lane 0 (and lane 3 to lane 2, shifted out by
-            // the count of 64, as is lane 0's copy in lane 1).
-            let high = _mm256_bsrli_epi128::<8>(x);
-            _mm256_or_si256(
-                x,
-                _mm256_sllv_epi64(high, _mm256_setr_epi64x(56, 64, 64, 64)),
-            )
+            const Z: i8 = ZERO as i8;
+            #[rustfmt::skip]
+            let byte8_to_7 = _mm256_setr_epi8(
+                Z, Z, Z, Z, Z, Z, Z, 8, Z, Z, Z, Z, Z, Z, Z, Z,
+                Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z,
+            );
+            _mm256_shuffle_epi8(x, byte8_to_7)
         }
     }
 
@@ -579,29 +611,25 @@ impl Kernel for Ssse3 {
     }
 
     #[inline(always)]
-    unsafe fn pack56(x: [__m128i; 2]) -> [__m128i; 2] {
+    unsafe fn pack56(x: [__m128i; 2], extra: [__m128i; 2]) -> [__m128i; 2] {
         // SAFETY: SSE2 (caller); no memory access.
         unsafe {
             let low = _mm_set1_epi64x(0x0fff_ffff);
-            [
-                _mm_or_si128(
-                    _mm_and_si128(x[0], low),
-                    _mm_slli_epi64::<28>(_mm_srli_epi64::<32>(x[0])),
-                ),
-                _mm_or_si128(
-                    _mm_and_si128(x[1], low),
-                    _mm_slli_epi64::<28>(_mm_srli_epi64::<32>(x[1])),
-                ),
-            ]
+            let pack = |x, extra| {
+                let high = _mm_or_si128(_mm_srli_epi64::<4>(x), extra);
+                _mm_or_si128(_mm_and_si128(x, low), _mm_andnot_si128(low, high))
+            };
+            [pack(x[0], extra[0]), pack(x[1], extra[1])]
         }
     }
 
     #[inline(always)]
-    unsafe fn join_lane0(x: [__m128i; 2]) -> [__m128i; 2] {
-        // SAFETY: SSE2 (caller); no memory access.
+    unsafe fn lane1_at_56(x: [__m128i; 2]) -> [__m128i; 2] {
+        // SAFETY: SSSE3 (caller); no memory access.
         unsafe {
-            let high = _mm_slli_epi64::<56>(_mm_srli_si128::<8>(x[0]));
-            [_mm_or_si128(x[0], high), x[1]]
+            const Z: i8 = ZERO as i8;
+            let byte8_to_7 = _mm_setr_epi8(Z, Z, Z, Z, Z, Z, Z, 8, Z, Z, Z, Z, Z, Z, Z, Z);
+            [_mm_shuffle_epi8(x[0], byte8_to_7), _mm_setzero_si128()]
         }
     }
 
@@ -742,7 +770,7 @@ fn opaque(x: usize) -> usize {
     out
 }
 
-/// Decodes chunk `c` of the block at `at` (see [`decode_block`]): stores
+/// Decodes chunk `C` of the block at `at` (see [`decode_block`]): stores
 /// its values at `*dst` and moves `*dst` past them, updates `carry_128` and
 /// `or`s the packed vectors into `seen`. Returns false, having stored
 /// nothing, if varint 0 is longer than `T::MAX_LEN` or (narrow `T`) the
@@ -753,19 +781,19 @@ fn opaque(x: usize) -> usize {
 /// writable; the CPU must have `K`'s features.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-unsafe fn chunk_step<K: Kernel, T: VarInt>(
+unsafe fn chunk_step<K: Kernel, T: VarInt, const C: usize, const ROTATE: u32>(
     tables: &'static Tables,
     at: *const u8,
-    c: usize,
     mask: u64,
     dst: &mut *mut T,
     carry_128: &mut usize,
     seen: &mut K::Quad,
 ) -> bool {
-    let index = (mask >> (CHUNK * c)) as usize & ((1 << CHUNK) - 1);
+    let index = (mask >> (CHUNK * C)) as usize & ((1 << CHUNK) - 1);
     // The entry's byte offset, 64 * index, with one rotate (BMI2 `rorx`,
     // which leaves `mask` in place) and one `and`.
-    let offset = mask.rotate_right((CHUNK * c + 64 - 6) as u32 % 64) as usize & (127 << 6);
+    let offset = K::rotate_right::<ROTATE>(mask) as usize & (127 << 6);
+    const { assert!(ROTATE as usize == (CHUNK * C + 64 - 6) % 64) };
     debug_assert_eq!(offset, index * size_of::<Entry>());
     // SAFETY: offset = 64 * index, index < 128: an entry of `chunks`.
     let entry = unsafe {
@@ -788,20 +816,30 @@ unsafe fn chunk_step<K: Kernel, T: VarInt>(
     // first < 8, so the lane0 row exists; the entry's rows are 16 and 32
     // bytes; CPU (caller).
     unsafe {
-        let window = K::window(at.add(CHUNK * c).sub(BEFORE));
+        let window = K::window(at.add(CHUNK * C).sub(BEFORE));
         let lane0 = tables.lane0.as_ptr().cast::<u8>().add(lane0_offset);
         let a = K::pack28(K::gather_a(window, lane0, entry.rest.as_ptr()));
         let b = K::pack28(K::gather_b(window, entry.b.as_ptr()));
-        let a = if T::MAX_LEN > 4 { K::pack56(a) } else { a };
-        let a = if T::MAX_LEN > 8 { K::join_lane0(a) } else { a };
+        let a = if T::MAX_LEN > 4 {
+            let extra = if T::MAX_LEN > 8 {
+                K::lane1_at_56(a)
+            } else {
+                K::zero()
+            };
+            K::pack56(a, extra)
+        } else {
+            a
+        };
         *seen = if T::MAX_U64 != u64::MAX {
             K::or(*seen, K::or(a, b))
         } else {
             K::or(*seen, a)
         };
         K::store::<T>(*dst, a, b);
-        // Inside or one past dst[0..7] (caller).
-        *dst = dst.add(entry.n as usize);
+        // n <= 7 values: inside or one past dst[0..7] (caller). For `u64`
+        // one add from memory: `n_8` is the bytes to skip.
+        let skip = entry.n_8 as usize >> (3 - size_of::<T>().trailing_zeros());
+        *dst = dst.byte_add(skip);
     }
     *carry_128 = entry.tail_128 as usize + (*carry_128 & entry.keep as usize);
     true
@@ -847,20 +885,24 @@ unsafe fn decode_block<K: Kernel, T: VarInt>(
     // large), so that each takes its table index from `mask` with a
     // constant shift.
     macro_rules! chunks {
-        ($($c:literal)*) => {$(
+        ($(($c:literal, $rotate:literal))*) => {$(
             // SAFETY: chunk c < 9 reads at[7c - 9..7c + 7], inside
             // at[-9..63); at most 7 values per earlier chunk, so dst is at
             // most start + 7c and dst[0..7] inside start[0..63] (caller);
             // CPU (caller).
             let ok = unsafe {
-                chunk_step::<K, T>(tables, at, $c, mask, &mut dst, &mut carry_128, &mut seen)
+                chunk_step::<K, T, $c, $rotate>(tables, at, mask, &mut dst, &mut carry_128, &mut seen)
             };
             if !ok {
                 return None;
             }
         )*};
     }
-    chunks!(0 1 2 3 4 5 6 7 8);
+    // (c, (7c - 6) mod 64): the rotation that moves chunk c's bits to bits
+    // 6..13, the byte offset of its 64-byte entry (checked in `chunk_step`).
+    chunks!((0, 58)(1, 1)(2, 8)(3, 15)(4, 22)(5, 29)(6, 36)(7, 43)(
+        8, 50
+    ));
     const _: () = assert!(BLOCK_CHUNKS == 9 && size_of::<Entry>() == 64);
     // SAFETY: CPU (caller); no memory access.
     let overflows = unsafe {
