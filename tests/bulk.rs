@@ -134,6 +134,27 @@ fn long_and_overflowing_varints_at_every_chunk_offset() {
     }
 }
 
+/// A run of 1..=140 continuation bytes (an overlong varint once it has
+/// more than 10, spanning several 7-byte chunks and 63-byte blocks of the
+/// AVX2/SSSE3 decoder, whose varint-0 table covers the longest runs a
+/// block can meet and flags them) at several offsets, ended or cut off by
+/// the end of the input, with valid varints after it.
+#[test]
+fn long_continuation_runs_across_blocks() {
+    let backends = bulk_backends();
+    for run in 1..=140usize {
+        for pad in [0usize, 5, 17, 40, 62, 63, 64, 100] {
+            let mut input: Vec<u8> = (0..16 + pad).map(|i| (i % 100) as u8).collect();
+            let values = input.len();
+            input.extend(std::iter::repeat_n(0x80 | (run as u8 & 0x7f), run));
+            check_all_types(&backends, &input, values + 1);
+            input.push(0x01);
+            input.extend((0..100).map(|i| i as u8));
+            check_all_types(&backends, &input, values + 101);
+        }
+    }
+}
+
 #[test]
 fn mixed_streams_with_injected_errors() {
     let backends = bulk_backends();

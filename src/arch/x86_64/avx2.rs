@@ -24,11 +24,14 @@
 //! window load and `pmovmskb` (9 to 10 cycles), which kept a step's
 //! micro-ops waiting in the scheduler long enough to fill it (llvm-mca:
 //! 11.5 cycles per step against 7 of port pressure). The block's 9 steps
-//! are written out (no loop counter, constant shifts and offsets), its
-//! value checks are `or`ed together and tested once at the end, and the
-//! tables' address is kept in a register. Measured with `Backend::Avx2` on
-//! the protobuf-like mix (u64, Sapphire Rapids, native build): about 15%
-//! more values per second than one step per window.
+//! are written out (no loop counter, constant shifts and offsets) with no
+//! branch between them (all checks are `or`ed together and tested once at
+//! the end), and software-pipelined: step `c + 1`'s table and window loads
+//! come before step `c`'s arithmetic, which then finds its operands loaded
+//! rather than waiting for them in the scheduler. An empty `asm!` fence
+//! between steps keeps the compiler from hoisting the table work of all
+//! nine steps to the top of the block (it then runs out of registers).
+//! llvm-mca (Sapphire Rapids) on a block: 58 cycles, 6.5 per chunk.
 //!
 //! # One step
 //!
@@ -47,7 +50,8 @@
 //!   it has `L = carry + e_0 + 1` bytes. Every varint of at most 10 bytes
 //!   lies inside the window, whose 9 bytes before the chunk are the reason
 //!   for the odd chunk size (16 - 9 = 7). Its control comes from a second table
-//!   (indexed by `(L - 1, e_0)`: 10 x 8 entries of 16 bytes, 1.25 KiB) and
+//!   (indexed by `(L - 1, e_0)`, 8 rows of 16 bytes per length; the 80
+//!   rows of lengths 1..=10, 1.25 KiB, are the ones valid input uses) and
 //!   fills a whole 128-bit lane, bytes 0..L.
 //!
 //! The values are computed in two vectors of four 64-bit lanes, A = (varint
@@ -66,24 +70,30 @@
 //!
 //! The scalar decoder accepts a varint of at most `MAX_LEN` bytes whose
 //! value fits `T` (for `u64`: a 10th byte of 0 or 1, as Go protowire).
-//! The length of varint 0 is checked before its control is loaded: the
-//! control's offset `128 * (L - 1) + 16 * e_0` is below `128 * MAX_LEN`
-//! exactly when `L <= MAX_LEN` (one compare; this also keeps the offset
-//! inside the table). The value is checked on the vectors: for `u64`, lane
+//! The length of varint 0 comes with its control: byte 15 of each control
+//! row (a zero byte for `pshufb`, never one of the 10 bytes) holds
+//! `0x80 | too_long(L)`, one bit for each `MAX_LEN` (10, 5, 3, 2) that `L`
+//! exceeds, and the steps `or` it into a byte tested once per block. The
+//! table has rows for every `L` a block can meet (a carry of at most 10
+//! bytes into the block, longer ones are clamped since they fail anyway, 7
+//! more per chunk without an end: `L - 1 <= 72`, 584 rows of 16 bytes), so
+//! no step needs a bounds check before its load; the rows beyond 10 bytes
+//! are only read for invalid input. The value is checked on the vectors: for `u64`, lane
 //! 1 of A holds `b8 + 128 * b9` (varint 0's bytes 8 and 9, zero when it is
 //! shorter), which is below 256 exactly when the 10th byte is 0 or 1; for
-//! narrower types the entry's longest varint `1..n` must have at most
-//! `MAX_LEN` bytes, and a vector test compares the values with `T::MAX`.
-//! Varints `1..n` of a `u64` chunk have at most 6 bytes and always fit.
-//! The length checks branch per chunk (the offset must be checked before
-//! the load); the value checks `or` the vectors of the block's 9 steps
-//! together and test once. A block that fails either goes, whole, to the
+//! narrower types the chunk's longest varint `1..n` must have at most
+//! `MAX_LEN` bytes (`too_long` bits of a 128-byte table), and a vector
+//! test compares the values with `T::MAX`. Varints `1..n` of a `u64` chunk
+//! have at most 6 bytes and always fit. The value checks `or` the vectors
+//! of the block's 9 steps together and test once. A block that fails either
+//! goes, whole, to the
 //! scalar single-value decoder, which decodes the varints that end in the
 //! block (as many as its 63 bytes have bytes without the continuation bit)
 //! from the start of the varint in progress, rewriting what the steps
 //! stored, and reports the exact error, index and byte offset. A chunk
 //! without a varint end stores nothing and adds 7 to `carry` (a varint
-//! then longer than any `MAX_LEN` fails the next length check).
+//! then longer than any `MAX_LEN` fails the length check of the chunk
+//! where it ends, or of the next block).
 //!
 //! # Special cases
 //!
@@ -213,49 +223,75 @@ const fn entry(cont: usize) -> Entry {
     e
 }
 
+/// The longest varint 0 a block can see, minus one: 10 bytes carried into
+/// the block (a longer carry is clamped: it fails anyway), 7 more for each
+/// of the 8 chunks before the last without a varint end, and the last
+/// chunk's first end at most at byte 6.
+const LANE0_MAX_LEN_MINUS_1: usize = 10 + CHUNK * (BLOCK_CHUNKS - 1) + CHUNK - 1;
+/// Rows of the varint-0 control table: `8 * (L - 1) + first`.
+const LANE0_ROWS: usize = 8 * (LANE0_MAX_LEN_MINUS_1 + 1);
+
+/// Which of the types' `MAX_LEN` (10, 5, 3, 2: bits 0..4) a varint of
+/// `len` bytes exceeds.
+const fn too_long(len: usize) -> u8 {
+    (len > 10) as u8 | ((len > 5) as u8) << 1 | ((len > 3) as u8) << 2 | ((len > 2) as u8) << 3
+}
+
+/// The bit of [`too_long`] for `T`.
+const fn too_long_bit(max_len: usize) -> u8 {
+    too_long(max_len + 1) & !too_long(max_len)
+}
+
 /// Both tables in one static, so that one register addresses them.
 #[repr(C, align(64))]
 struct Tables {
     /// Chunk recipes, indexed by the chunk's continuation bits.
     chunks: [Entry; 1 << CHUNK],
-    /// [`max_rest`] of each chunk.
-    max_rest: [u8; 1 << CHUNK],
+    /// `too_long` of [`max_rest`] of each chunk: the narrow types' check of
+    /// varints `1..n`.
+    rest_too_long: [u8; 1 << CHUNK],
     /// `pshufb` controls for varint 0, indexed by `8 * (L - 1) + e_0`:
     /// window bytes `BEFORE + e_0 - (L - 1) ..= BEFORE + e_0` into bytes
     /// `0..L`, zeros above.
-    lane0: [[u8; 16]; 80],
+    /// Byte 15 of each row (unused by the 10-byte controls) is
+    /// `0x80 | too_long(L)` (still a zero byte for `pshufb`).
+    lane0: [[u8; 16]; LANE0_ROWS],
 }
 
-/// The tables: 128 x 64 bytes of chunk recipes, 80 x 16 bytes of varint-0
-/// controls (9472 bytes), built at compile time.
+/// The tables: 128 x 64 bytes of chunk recipes, 584 x 16 bytes of varint-0
+/// controls (of which the 80 of lengths up to 10 are used by valid input),
+/// built at compile time.
 static TABLES: Tables = {
     let mut chunks = [entry(0); 1 << CHUNK];
-    let mut max_rests = [0; 1 << CHUNK];
+    let mut rest_too_long = [0; 1 << CHUNK];
     let mut cont = 0;
     while cont < 1 << CHUNK {
         chunks[cont] = entry(cont);
-        max_rests[cont] = max_rest(cont);
+        rest_too_long[cont] = too_long(max_rest(cont) as usize);
         cont += 1;
     }
-    let mut lane0 = [[ZERO; 16]; 80];
+    let mut lane0 = [[ZERO; 16]; LANE0_ROWS];
     let mut len_minus_1 = 0;
-    while len_minus_1 < 10 {
+    while len_minus_1 < LANE0_ROWS / 8 {
         let mut end = 0;
         while end < 8 {
+            let row = &mut lane0[len_minus_1 * 8 + end];
+            // Rows of more than 10 bytes only flag the length.
             let mut k = 0;
-            while k <= len_minus_1 {
+            while k <= len_minus_1 && len_minus_1 < 10 {
                 // For end = 7 (not a chunk position) the index may reach
                 // 16; pshufb uses only its low 4 bits, and the row is unused.
-                lane0[len_minus_1 * 8 + end][k] = (BEFORE + end - len_minus_1 + k) as u8 & 15;
+                row[k] = (BEFORE + end - len_minus_1 + k) as u8 & 15;
                 k += 1;
             }
+            row[15] = ZERO | too_long(len_minus_1 + 1);
             end += 1;
         }
         len_minus_1 += 1;
     }
     Tables {
         chunks,
-        max_rest: max_rests,
+        rest_too_long,
         lane0,
     }
 };
@@ -288,17 +324,25 @@ trait Kernel {
     /// # Safety
     /// CPU features.
     unsafe fn or(x: Self::Quad, y: Self::Quad) -> Self::Quad;
-    /// Vector A before packing: control `lane0` (16 bytes) for lanes 0-1,
-    /// `rest` (16 bytes) for lanes 2-3.
+    /// The `pshufb` controls of a quad.
+    type Control: Copy;
+
+    /// Vector A's control: `lane0` (16 bytes) for lanes 0-1, `rest` (16
+    /// bytes) for lanes 2-3.
     ///
     /// # Safety
     /// 16 bytes must be readable at `lane0` and at `rest`; CPU features.
-    unsafe fn gather_a(window: Self::Window, lane0: *const u8, rest: *const u8) -> Self::Quad;
-    /// Vector B before packing, from the 32-byte control at `control`.
+    unsafe fn control_a(lane0: *const u8, rest: *const u8) -> Self::Control;
+    /// Vector B's control, the 32 bytes at `control`.
     ///
     /// # Safety
     /// 32 bytes must be readable at `control`; CPU features.
-    unsafe fn gather_b(window: Self::Window, control: *const u8) -> Self::Quad;
+    unsafe fn control_b(control: *const u8) -> Self::Control;
+    /// The window shuffled by `control` (`pshufb`).
+    ///
+    /// # Safety
+    /// CPU features.
+    unsafe fn shuffle(window: Self::Window, control: Self::Control) -> Self::Quad;
     /// `pmaddubsw` + `pmaddwd`: 28-bit values in each 32-bit lane.
     ///
     /// # Safety
@@ -367,6 +411,7 @@ struct Avx2;
 impl Kernel for Avx2 {
     type Window = __m256i;
     type Quad = __m256i;
+    type Control = __m256i;
 
     /// BMI2 `rorx`: LLVM turns a rotate followed by a mask that keeps no
     /// wrapped bit back into `mov`, `shr` and `and`; `rorx` writes a new
@@ -421,15 +466,21 @@ impl Kernel for Avx2 {
     }
 
     #[inline(always)]
-    unsafe fn gather_a(window: __m256i, lane0: *const u8, rest: *const u8) -> __m256i {
+    unsafe fn control_a(lane0: *const u8, rest: *const u8) -> __m256i {
         // SAFETY: 16 readable bytes at each pointer (caller); AVX2 (caller).
-        unsafe { _mm256_shuffle_epi8(window, _mm256_loadu2_m128i(rest.cast(), lane0.cast())) }
+        unsafe { _mm256_loadu2_m128i(rest.cast(), lane0.cast()) }
     }
 
     #[inline(always)]
-    unsafe fn gather_b(window: __m256i, control: *const u8) -> __m256i {
-        // SAFETY: 32 readable bytes at `control` (caller); AVX2 (caller).
-        unsafe { _mm256_shuffle_epi8(window, _mm256_loadu_si256(control.cast())) }
+    unsafe fn control_b(control: *const u8) -> __m256i {
+        // SAFETY: 32 readable bytes at `control` (caller); AVX (caller).
+        unsafe { _mm256_loadu_si256(control.cast()) }
+    }
+
+    #[inline(always)]
+    unsafe fn shuffle(window: __m256i, control: __m256i) -> __m256i {
+        // SAFETY: AVX2 (caller); no memory access.
+        unsafe { _mm256_shuffle_epi8(window, control) }
     }
 
     #[inline(always)]
@@ -542,6 +593,7 @@ struct Ssse3;
 impl Kernel for Ssse3 {
     type Window = __m128i;
     type Quad = [__m128i; 2];
+    type Control = [__m128i; 2];
 
     #[inline(always)]
     unsafe fn window(src: *const u8) -> __m128i {
@@ -576,23 +628,29 @@ impl Kernel for Ssse3 {
     }
 
     #[inline(always)]
-    unsafe fn gather_a(window: __m128i, lane0: *const u8, rest: *const u8) -> [__m128i; 2] {
-        // SAFETY: 16 readable bytes at each pointer (caller); SSSE3 (caller).
+    unsafe fn control_a(lane0: *const u8, rest: *const u8) -> [__m128i; 2] {
+        // SAFETY: 16 readable bytes at each pointer (caller); SSE2 (caller).
+        unsafe { [_mm_loadu_si128(lane0.cast()), _mm_loadu_si128(rest.cast())] }
+    }
+
+    #[inline(always)]
+    unsafe fn control_b(control: *const u8) -> [__m128i; 2] {
+        // SAFETY: 32 readable bytes at `control` (caller); SSE2 (caller).
         unsafe {
             [
-                _mm_shuffle_epi8(window, _mm_loadu_si128(lane0.cast())),
-                _mm_shuffle_epi8(window, _mm_loadu_si128(rest.cast())),
+                _mm_loadu_si128(control.cast()),
+                _mm_loadu_si128(control.add(16).cast()),
             ]
         }
     }
 
     #[inline(always)]
-    unsafe fn gather_b(window: __m128i, control: *const u8) -> [__m128i; 2] {
-        // SAFETY: 32 readable bytes at `control` (caller); SSSE3 (caller).
+    unsafe fn shuffle(window: __m128i, control: [__m128i; 2]) -> [__m128i; 2] {
+        // SAFETY: SSSE3 (caller); no memory access.
         unsafe {
             [
-                _mm_shuffle_epi8(window, _mm_loadu_si128(control.cast())),
-                _mm_shuffle_epi8(window, _mm_loadu_si128(control.add(16).cast())),
+                _mm_shuffle_epi8(window, control[0]),
+                _mm_shuffle_epi8(window, control[1]),
             ]
         }
     }
@@ -770,25 +828,34 @@ fn opaque(x: usize) -> usize {
     out
 }
 
-/// Decodes chunk `C` of the block at `at` (see [`decode_block`]): stores
-/// its values at `*dst` and moves `*dst` past them, updates `carry_128` and
-/// `or`s the packed vectors into `seen`. Returns false, having stored
-/// nothing, if varint 0 is longer than `T::MAX_LEN` or (narrow `T`) the
-/// chunk's other varints are.
+/// What the first half of a chunk step loads: the window and the controls
+/// (see [`prepare`]).
+struct Prepared<K: Kernel> {
+    window: K::Window,
+    a: K::Control,
+    b: K::Control,
+    /// The entry's `n_8`.
+    n_8: u32,
+}
+
+/// The first half of the step of chunk `C` of the block at `at` (see
+/// [`decode_block`]): its table entry, window and controls; updates
+/// `carry_128` for the next chunk and `or`s into `too_long` the
+/// [`too_long`] bits of varint 0 (and, for narrow `T`, of the chunk's
+/// other varints). No branch: the block is one basic block, which keeps
+/// each window one broadcast load.
 ///
 /// # Safety
-/// `at[7c - BEFORE..7c + CHUNK]` must be readable, `(*dst)[0..7]`
-/// writable; the CPU must have `K`'s features.
-#[allow(clippy::too_many_arguments)]
+/// `at[7C - BEFORE..7C + CHUNK]` must be readable, `*carry_128` at most
+/// `128 * (10 + 7C)`; the CPU must have `K`'s features.
 #[inline(always)]
-unsafe fn chunk_step<K: Kernel, T: VarInt, const C: usize, const ROTATE: u32>(
+unsafe fn prepare<K: Kernel, T: VarInt, const C: usize, const ROTATE: u32>(
     tables: &'static Tables,
     at: *const u8,
     mask: u64,
-    dst: &mut *mut T,
     carry_128: &mut usize,
-    seen: &mut K::Quad,
-) -> bool {
+    too_long: &mut u8,
+) -> Prepared<K> {
     let index = (mask >> (CHUNK * C)) as usize & ((1 << CHUNK) - 1);
     // The entry's byte offset, 64 * index, with one rotate (BMI2 `rorx`,
     // which leaves `mask` in place) and one `and`.
@@ -804,22 +871,41 @@ unsafe fn chunk_step<K: Kernel, T: VarInt, const C: usize, const ROTATE: u32>(
             .add(offset)
             .cast::<Entry>()
     };
+    // 128 * (L - 1) + 16 * first: row 8 * (L - 1) + first of `lane0`.
     let lane0_offset = *carry_128 + entry.first_offset as usize;
-    // Varint 0 has at most MAX_LEN bytes exactly when its control's offset
-    // (`128 * (L - 1) + 16 * first`, first < 8) is below 128 * MAX_LEN.
-    let narrow_rest_bad = T::MAX_LEN < CHUNK - 1 && tables.max_rest[index] as usize > T::MAX_LEN;
-    if lane0_offset >= 128 * T::MAX_LEN || narrow_rest_bad {
-        return false;
+    debug_assert!(lane0_offset < 16 * LANE0_ROWS);
+    if T::MAX_LEN < CHUNK - 1 {
+        *too_long |= tables.rest_too_long[index];
     }
-    // SAFETY: the window at[7c - 9..7c + 7) and (*dst)[0..7] are valid
-    // (caller); L - 1 <= MAX_LEN - 1 <= 9 (checked above) and
-    // first < 8, so the lane0 row exists; the entry's rows are 16 and 32
-    // bytes; CPU (caller).
+    *carry_128 = entry.tail_128 as usize + (*carry_128 & entry.keep as usize);
+    // SAFETY: the window at[7C - 9..7C + 7) is readable (caller); carry
+    // <= 10 + 7C bytes (caller) and first <= 6, so L - 1 <=
+    // LANE0_MAX_LEN_MINUS_1 and the lane0 row exists; the entry's rows are
+    // 16 and 32 bytes; CPU (caller).
     unsafe {
-        let window = K::window(at.add(CHUNK * C).sub(BEFORE));
         let lane0 = tables.lane0.as_ptr().cast::<u8>().add(lane0_offset);
-        let a = K::pack28(K::gather_a(window, lane0, entry.rest.as_ptr()));
-        let b = K::pack28(K::gather_b(window, entry.b.as_ptr()));
+        *too_long |= *lane0.add(15);
+        Prepared {
+            window: K::window(at.add(CHUNK * C).sub(BEFORE)),
+            a: K::control_a(lane0, entry.rest.as_ptr()),
+            b: K::control_b(entry.b.as_ptr()),
+            n_8: entry.n_8,
+        }
+    }
+}
+
+/// The second half of a chunk step: computes the values, stores them at
+/// `*dst` and moves `*dst` past them, and `or`s the packed vectors into
+/// `seen`.
+///
+/// # Safety
+/// `(*dst)[0..7]` must be writable; the CPU must have `K`'s features.
+#[inline(always)]
+unsafe fn finish<K: Kernel, T: VarInt>(p: Prepared<K>, dst: &mut *mut T, seen: &mut K::Quad) {
+    // SAFETY: (*dst)[0..7] is writable (caller); CPU (caller).
+    unsafe {
+        let a = K::pack28(K::shuffle(p.window, p.a));
+        let b = K::pack28(K::shuffle(p.window, p.b));
         let a = if T::MAX_LEN > 4 {
             let extra = if T::MAX_LEN > 8 {
                 K::lane1_at_56(a)
@@ -838,11 +924,19 @@ unsafe fn chunk_step<K: Kernel, T: VarInt, const C: usize, const ROTATE: u32>(
         K::store::<T>(*dst, a, b);
         // n <= 7 values: inside or one past dst[0..7] (caller). For `u64`
         // one add from memory: `n_8` is the bytes to skip.
-        let skip = entry.n_8 as usize >> (3 - size_of::<T>().trailing_zeros());
+        let skip = p.n_8 as usize >> (3 - size_of::<T>().trailing_zeros());
         *dst = dst.byte_add(skip);
     }
-    *carry_128 = entry.tail_128 as usize + (*carry_128 & entry.keep as usize);
-    true
+}
+
+/// A compiler scheduling fence: an empty `asm!` block that may touch
+/// memory, so that no load or store moves across it. Without it, the
+/// compiler hoists the table work of all 9 chunks of a block (a single
+/// basic block) ahead of the vector work and runs out of registers.
+#[inline(always)]
+fn fence() {
+    // SAFETY: an empty template: nothing is read or written.
+    unsafe { core::arch::asm!("", options(nostack, preserves_flags)) }
 }
 
 /// Decodes the block of [`BLOCK_CHUNKS`] chunks at `at` (`at[-9..63]` is
@@ -874,35 +968,49 @@ unsafe fn decode_block<K: Kernel, T: VarInt>(
     };
     let start = dst;
     let mut dst = dst;
-    // Below 2^32, which `keep` can mask: a carry of MAX_LEN bytes or more
-    // fails the first chunk's length check.
-    let mut carry_128 = carry_128.min(128 * T::MAX_LEN);
+    // At most 10 bytes (a longer varint fails anyway), which bounds the
+    // varint-0 lengths the block can see (`LANE0_ROWS`); below 2^32, which
+    // `keep` can mask.
+    let mut carry_128 = carry_128.min(128 * 10);
+    let mut too_long = 0u8;
     // The `or` of every packed vector that the value check looks at:
     // one test per block instead of one per chunk.
     // SAFETY: CPU (caller).
     let mut seen = unsafe { K::zero() };
     // The chunks written out (the compiler does not unroll a loop this
     // large), so that each takes its table index from `mask` with a
-    // constant shift.
+    // constant shift, and software-pipelined: chunk c + 1's loads are
+    // issued before chunk c's arithmetic, which then finds its operands
+    // loaded instead of waiting for them in the scheduler.
+    // (c, (7c - 6) mod 64): the rotation that moves chunk c's bits to bits
+    // 6..13, the byte offset of its 64-byte entry (checked in `prepare`).
+    macro_rules! prepare {
+        ($c:literal, $rotate:literal) => {
+            // SAFETY: chunk c < 9 reads at[7c - 9..7c + 7], inside
+            // at[-9..63) (caller); carry_128 started at most 128 * 10 and
+            // grew by at most 128 * 7 per chunk; CPU (caller).
+            unsafe { prepare::<K, T, $c, $rotate>(tables, at, mask, &mut carry_128, &mut too_long) }
+        };
+    }
+    macro_rules! finish {
+        ($prepared:expr) => {
+            // SAFETY: at most 7 values per earlier chunk, so dst is at most
+            // start + 7c and dst[0..7] inside start[0..63] (caller); CPU
+            // (caller).
+            unsafe { finish::<K, T>($prepared, &mut dst, &mut seen) }
+        };
+    }
+    let mut p = prepare!(0, 58);
     macro_rules! chunks {
         ($(($c:literal, $rotate:literal))*) => {$(
-            // SAFETY: chunk c < 9 reads at[7c - 9..7c + 7], inside
-            // at[-9..63); at most 7 values per earlier chunk, so dst is at
-            // most start + 7c and dst[0..7] inside start[0..63] (caller);
-            // CPU (caller).
-            let ok = unsafe {
-                chunk_step::<K, T, $c, $rotate>(tables, at, mask, &mut dst, &mut carry_128, &mut seen)
-            };
-            if !ok {
-                return None;
-            }
+            let next = prepare!($c, $rotate);
+            finish!(p);
+            p = next;
+            fence();
         )*};
     }
-    // (c, (7c - 6) mod 64): the rotation that moves chunk c's bits to bits
-    // 6..13, the byte offset of its 64-byte entry (checked in `chunk_step`).
-    chunks!((0, 58)(1, 1)(2, 8)(3, 15)(4, 22)(5, 29)(6, 36)(7, 43)(
-        8, 50
-    ));
+    chunks!((1, 1)(2, 8)(3, 15)(4, 22)(5, 29)(6, 36)(7, 43)(8, 50));
+    finish!(p);
     const _: () = assert!(BLOCK_CHUNKS == 9 && size_of::<Entry>() == 64);
     // SAFETY: CPU (caller); no memory access.
     let overflows = unsafe {
@@ -912,7 +1020,7 @@ unsafe fn decode_block<K: Kernel, T: VarInt>(
             K::tenth_byte_overflows(seen)
         }
     };
-    if overflows {
+    if overflows || too_long & too_long_bit(T::MAX_LEN) != 0 {
         None
     } else {
         // SAFETY: both pointers are inside `dst[0..63]`, dst after start.
