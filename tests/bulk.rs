@@ -99,12 +99,13 @@ fn every_length_around_window_edges() {
 
 /// One varint of every length 1..=12 and last byte (0, 1, 2, 0x0f, 0x10,
 /// 0x7f: the limits of the 10th, 5th, 3rd and 2nd bytes for u64, u32, u16
-/// and u8), with its last byte at every offset of the SIMD chunks and
-/// windows (16 + `pad` one- or two-byte varints before it) and as the
-/// last varint: the length and overflow checks of the AVX2/SSSE3 chunk
-/// decoder (varint 0 of a chunk, or inside it) and of the AVX-512 chunk
-/// decoder (a varint that starts in one 64-byte chunk and ends in the
-/// next) against the reference.
+/// and u8), with its last byte at every offset of the SIMD chunks,
+/// windows and the AVX2/SSSE3 decoder's 63-byte blocks (16 + `pad` one- or
+/// two-byte varints before it) and as the last varint: the length and
+/// overflow checks of that decoder (varint 0 of a chunk, or inside it;
+/// the block that fails is redone by the scalar decoder) and of the
+/// AVX-512 chunk decoder (a varint that starts in one 64-byte chunk and
+/// ends in the next) against the reference.
 #[test]
 fn long_and_overflowing_varints_at_every_chunk_offset() {
     let backends = bulk_backends();
@@ -112,18 +113,19 @@ fn long_and_overflowing_varints_at_every_chunk_offset() {
         for last in [0u8, 1, 2, 0x0f, 0x10, 0x7f] {
             let mut varint = vec![0xd5u8; len - 1];
             varint.push(last);
-            // Offsets 16..~50: around the 16/32/64-byte windows. Where the
-            // AVX-512 backend runs, also 44..~96 and 116..~180: around the
-            // edges of its 64-byte chunks (it needs 128 bytes of input: the
-            // trailing filler below provides them). Not under the qemu CPU
-            // models, which lack AVX-512 and would only repeat the rest
-            // at emulated speed.
-            let chunk_edges = if Bulk::Avx512Vbmi2.is_supported() {
-                (28..60usize).chain(100..124)
+            // Offsets 16..~120: every offset of the AVX2/SSSE3 63-byte
+            // blocks and the 16/32/64-byte windows. Where the AVX-512 backend
+            // runs, also 116..~180, and a longer filler after the varint: its
+            // 64-byte chunks need 128 bytes of input. Not under the qemu CPU
+            // models, which lack AVX-512 and would only repeat the other
+            // cases at emulated speed.
+            let avx512 = Bulk::Avx512Vbmi2.is_supported();
+            let (chunk_edges, filler) = if avx512 {
+                (100..124usize, 140)
             } else {
-                (0..0).chain(0..0)
+                (0..0, 40)
             };
-            for pad in (0..24usize).chain(chunk_edges) {
+            for pad in (0..80usize).chain(chunk_edges) {
                 for two_byte_pad in [false, true] {
                     let mut input = vec![0x05u8; 16];
                     for i in 0..pad {
@@ -136,11 +138,32 @@ fn long_and_overflowing_varints_at_every_chunk_offset() {
                     input.extend(&varint);
                     let values = input.iter().filter(|&&b| b < 0x80).count();
                     check_all_types(&backends, &input, values);
-                    input.extend(std::iter::repeat_n(0x11u8, 140));
+                    input.extend(std::iter::repeat_n(0x11u8, filler));
                     input.extend([0xff, 0x7f, 0x80, 0x01]);
-                    check_all_types(&backends, &input, values + 142);
+                    check_all_types(&backends, &input, values + filler + 2);
                 }
             }
+        }
+    }
+}
+
+/// A run of 1..=140 continuation bytes (an overlong varint once it has
+/// more than 10, spanning several 7-byte chunks and 63-byte blocks of the
+/// AVX2/SSSE3 decoder, whose varint-0 table covers the longest runs a
+/// block can meet and flags them) at several offsets, ended or cut off by
+/// the end of the input, with valid varints after it.
+#[test]
+fn long_continuation_runs_across_blocks() {
+    let backends = bulk_backends();
+    for run in 1..=140usize {
+        for pad in [0usize, 5, 17, 40, 62, 63, 64, 100] {
+            let mut input: Vec<u8> = (0..16 + pad).map(|i| (i % 100) as u8).collect();
+            let values = input.len();
+            input.extend(std::iter::repeat_n(0x80 | (run as u8 & 0x7f), run));
+            check_all_types(&backends, &input, values + 1);
+            input.push(0x01);
+            input.extend((0..100).map(|i| i as u8));
+            check_all_types(&backends, &input, values + 101);
         }
     }
 }
