@@ -245,10 +245,9 @@ fn terminator_mask(block: &[u8; BLOCK]) -> u64 {
         use core::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_movemask_epi8};
         let mut continues = 0u64;
         for (i, chunk) in block.chunks_exact(16).enumerate() {
-            // SAFETY: `chunk` has 16 readable bytes; `loadu` has no
-            // alignment requirement, and SSE2 is in the x86-64 baseline.
-            let bits =
-                unsafe { _mm_movemask_epi8(_mm_loadu_si128(chunk.as_ptr().cast::<__m128i>())) };
+            let bytes = chunk.as_ptr().cast::<__m128i>();
+            // SAFETY: 16 readable bytes, no alignment needed; SSE2 is baseline.
+            let bits = unsafe { _mm_movemask_epi8(_mm_loadu_si128(bytes)) };
             continues |= u64::from(bits as u16) << (16 * i);
         }
         !continues

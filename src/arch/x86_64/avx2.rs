@@ -888,10 +888,11 @@ unsafe fn prepare<K: Kernel, T: VarInt, const C: usize, const ROTATE: u32>(
         *too_long |= tables.rest_too_long[index];
     }
     *carry_128 = entry.tail_128 as usize + (*carry_128 & entry.keep as usize);
-    // SAFETY: the window at[7C - 9..7C + 7) is readable (caller); carry
-    // <= 10 + 7C bytes (caller) and first <= 6, so L - 1 <=
-    // LANE0_MAX_LEN_MINUS_1 and the lane0 row exists; the entry's rows are
-    // 16 and 32 bytes; CPU (caller).
+    // Why the accesses below hold: carry <= 10 + 7C bytes (caller) and
+    // first <= 6, so L - 1 <= LANE0_MAX_LEN_MINUS_1 and the lane0 row
+    // exists; the entry's rows are 16 and 32 bytes.
+    // SAFETY: the window at[7C - 9..7C + 7) is readable (caller); the rows
+    // exist (above); CPU (caller).
     unsafe {
         let lane0 = tables.lane0.as_ptr().cast::<u8>().add(lane0_offset);
         *too_long |= *lane0.add(15);
@@ -996,17 +997,15 @@ unsafe fn decode_block<K: Kernel, T: VarInt>(
     // 6..13, the byte offset of its 64-byte entry (checked in `prepare`).
     macro_rules! prepare {
         ($c:literal, $rotate:literal) => {
-            // SAFETY: chunk c < 9 reads at[7c - 9..7c + 7], inside
-            // at[-9..63) (caller); carry_128 started at most 128 * 10 and
-            // grew by at most 128 * 7 per chunk; CPU (caller).
+            // carry_128 started at most 128 * 10 and grew by at most 128 * 7 per chunk.
+            // SAFETY: chunk c < 9 reads at[7c - 9..7c + 7], inside at[-9..63) (caller); CPU.
             unsafe { prepare::<K, T, $c, $rotate>(tables, at, mask, &mut carry_128, &mut too_long) }
         };
     }
     macro_rules! finish {
         ($prepared:expr) => {
-            // SAFETY: at most 7 values per earlier chunk, so dst is at most
-            // start + 7c and dst[0..7] inside start[0..63] (caller); CPU
-            // (caller).
+            // At most 7 values per earlier chunk: dst is at most start + 7c.
+            // SAFETY: dst[0..7] is inside start[0..63] (caller); CPU (caller).
             unsafe { finish::<K, T>($prepared, &mut dst, &mut seen) }
         };
     }
@@ -1102,9 +1101,8 @@ unsafe fn decode_slice_with<K: Kernel, T: VarInt>(
                 exit = Exit::Ones;
                 break;
             }
-            // SAFETY: at - src >= BEFORE and at + 64 <= src + len: the
-            // block's bytes at[-9..63) are inside `input`; 63 slots from
-            // `dst` are inside `out` (`blocks`); CPU (caller).
+            // at - src >= BEFORE and at + 64 <= src + len (`blocks`).
+            // SAFETY: at[-9..63) is inside `input`, 63 slots from `dst` inside `out`; CPU.
             match unsafe { decode_block::<K, T>(at, mask, dst, carry_128) } {
                 Some((n, carry)) => {
                     // SAFETY: n <= 63 slots and 63 bytes inside `out` and
