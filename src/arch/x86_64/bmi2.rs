@@ -90,3 +90,25 @@ pub unsafe fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {
     }
     len
 }
+
+/// `!word & CONTINUATION_BITS` as one `andn` (see
+/// [`scalar::stop_bits`](crate::arch::scalar)), out of LLVM's reach so that
+/// it is not split into `and` + `xor`.
+#[cfg(target_feature = "bmi1")]
+#[inline(always)]
+pub(crate) fn andn_continuation_bits(word: u64) -> u64 {
+    let stops: u64;
+    // SAFETY: `andn` only computes a register from two registers (no memory,
+    // no stack; it sets flags, which `asm!` assumes clobbered unless told
+    // otherwise), and the build enables BMI1 (the `cfg` above).
+    unsafe {
+        core::arch::asm!(
+            "andn {stops}, {word}, {continuation}",
+            stops = lateout(reg) stops,
+            word = in(reg) word,
+            continuation = in(reg) scalar::CONTINUATION_BITS,
+            options(pure, nomem, nostack),
+        );
+    }
+    stops
+}
