@@ -52,10 +52,15 @@ fn too_short(needed: usize, got: usize) -> ! {
 /// ```
 #[inline]
 pub fn encode<T: VarInt>(value: T) -> ([u8; 16], u8) {
+    // Assembled from the varint's two words rather than through the
+    // `&mut [u8; 16]` kernel: the caller's copy of the array is then two
+    // 8-byte stores, not four (8 + 2 bytes of varint, 4 + 2 bytes of zeros).
+    // Past the varint the words are zero (the spread of a value has no bits
+    // there), so the padding is zero.
+    let (low, high, len) = selected::encode_words(value);
     let mut out = [0u8; 16];
-    // Kernels only ever write zeros past the varint (the spread of a value
-    // has no bits there), so the padding stays zero.
-    let len = selected::encode(value, &mut out);
+    out[..8].copy_from_slice(&low.to_le_bytes());
+    out[8..].copy_from_slice(&u64::from(high).to_le_bytes());
     (out, len as u8)
 }
 

@@ -216,6 +216,11 @@ pub(crate) mod selected {
                 // SAFETY: BMI2 is enabled for the whole build (cfg above).
                 unsafe { kernels::encode(value, out) }
             }
+            #[inline(always)]
+            pub fn encode_words<T: VarInt>(value: T) -> (u64, u16, usize) {
+                // SAFETY: BMI2 is enabled for the whole build (cfg above).
+                unsafe { kernels::encode_words(value) }
+            }
             /// Whether [`pack_masked`] is one `PEXT`.
             pub const PEXT: bool = true;
             /// The bits of `x` under `mask` (the payload bits of its bytes
@@ -230,6 +235,7 @@ pub(crate) mod selected {
             }
         } else {
             pub use super::scalar::{decode, decode_unchecked, encode};
+            pub(crate) use super::scalar::encode_words;
 
             /// Whether [`pack_masked`] is one `PEXT`.
             pub const PEXT: bool = false;

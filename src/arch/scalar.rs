@@ -240,44 +240,92 @@ pub(crate) fn decode_unchecked_with<T: VarInt>(
 /// ```
 #[inline]
 pub fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {
-    encode_with::<T>(value.to_u64(), out, spread_7bit_groups)
+    encode_with::<T>(value.to_u64(), out, spread_low_56_bits)
 }
 
-/// Continuation bits of the first 8 bytes of a varint of length `len`.
-const CONTINUATION_MASKS: [u64; 11] = {
-    let mut masks = [0u64; 11];
-    let mut len = 1;
-    while len <= 10 {
-        masks[len] = if len >= 9 {
+/// A value's varint as words (bytes 0..8, bytes 8 and 9, length): what
+/// [`encode`](crate::encode) assembles its 16-byte array from.
+// Unused in builds whose `selected` backend is BMI2.
+#[allow(dead_code)]
+#[inline(always)]
+pub(crate) fn encode_words<T: VarInt>(value: T) -> (u64, u16, usize) {
+    encode_words_with::<T>(value.to_u64(), spread_low_56_bits)
+}
+
+/// [`spread_7bit_groups`] of the low 56 bits of `value` (the part of a
+/// varint that fits its first 8 bytes).
+#[inline(always)]
+pub(crate) fn spread_low_56_bits(value: u64) -> u64 {
+    spread_7bit_groups(value & ((1 << 56) - 1))
+}
+
+/// The varint length of a value with `lz` leading zero bits (index 0..=64):
+/// `encoded_len` tabulated by `leading_zeros`.
+const LEN_BY_LEADING_ZEROS: [u8; 65] = {
+    let mut lens = [0u8; 65];
+    let mut lz = 0;
+    while lz <= 64 {
+        lens[lz] = encoded_len_of_bits(64 - lz as u32) as u8;
+        lz += 1;
+    }
+    lens
+};
+
+/// The continuation bits of the first 8 bytes of the varint of a value with
+/// `lz` leading zero bits: bit 7 of bytes `0..len - 1` (all 8 for 9- and
+/// 10-byte varints).
+const CONTINUATION_BY_LEADING_ZEROS: [u64; 65] = {
+    let mut masks = [0u64; 65];
+    let mut lz = 0;
+    while lz <= 64 {
+        let len = encoded_len_of_bits(64 - lz as u32);
+        masks[lz] = if len >= 9 {
             CONTINUATION_BITS
         } else {
             CONTINUATION_BITS & ((1u64 << (8 * (len - 1))) - 1)
         };
-        len += 1;
+        lz += 1;
     }
     masks
 };
 
-/// The encode body shared by the scalar and BMI2 backends; they differ in
-/// how a value below 2^56 is spread into 7-bit groups.
+/// A value's varint as words: bytes 0..8 (little-endian), bytes 8 and 9
+/// (zero unless the value is at least 2^56), and the length (1..=10). The
+/// encode body shared by the scalar and BMI2 backends; they differ in how
+/// `spread` puts the value's low 56 bits into 7-bit groups (`spread` must
+/// ignore bits 56..63 of its argument).
 ///
 /// Branch-free (a `value < 0x80` branch mispredicted ~0.55 times per value
-/// on the protobuf-like mix): always writes bytes 0..10, zeros past the
-/// varint.
+/// on the protobuf-like mix). The length and the continuation bits come from
+/// two 65-entry tables indexed by the leading-zero count: two loads instead
+/// of the five ALU instructions of `SizeVarint` (multiply-add, shift) and a
+/// length-to-mask step, in a loop whose limit is ALU throughput (a harness
+/// loop of `encode` + 16-byte stores on the protobuf-like mix, native build:
+/// 1.28x faster than the arithmetic, table and `bzhi` versions).
+#[inline(always)]
+pub(crate) fn encode_words_with<T: VarInt>(
+    value: u64,
+    spread: impl Fn(u64) -> u64,
+) -> (u64, u16, usize) {
+    let lz = leading_zeros(value);
+    let len = usize::from(LEN_BY_LEADING_ZEROS[lz]);
+    let low = spread(value) | CONTINUATION_BY_LEADING_ZEROS[lz];
+    let high = if T::MAX_LEN > 8 { top_bytes(value) } else { 0 };
+    (low, high, len)
+}
+
+/// The encode body behind every `encode(value, &mut [u8; 16])` kernel:
+/// writes bytes 0..10 (8 when `T` has at most 56 bits), zeros past the varint.
 #[inline(always)]
 pub(crate) fn encode_with<T: VarInt>(
     value: u64,
     out: &mut [u8; 16],
     spread: impl Fn(u64) -> u64,
 ) -> usize {
-    let len = encoded_len(value);
-    // Continuation bits on bytes 0..len-1 of the first 8 (all 8 when len >= 9),
-    // from a table: cheaper than a variable shift on the critical path.
-    let continuation = CONTINUATION_MASKS[len];
-    let low = spread(value & ((1 << 56) - 1)) | continuation;
+    let (low, high, len) = encode_words_with::<T>(value, spread);
     out[..8].copy_from_slice(&low.to_le_bytes());
     if T::MAX_LEN > 8 {
-        store_top_byte(value, out);
+        out[8..10].copy_from_slice(&high.to_le_bytes());
     }
     len
 }
@@ -287,10 +335,26 @@ pub(crate) fn encode_with<T: VarInt>(
 /// set exactly when there is a 10th byte, so it doubles as byte 8's
 /// continuation bit.
 #[inline(always)]
-pub(crate) fn store_top_byte(value: u64, out: &mut [u8; 16]) {
+fn top_bytes(value: u64) -> u16 {
     let top = value >> 56;
-    let high = (top | (top >> 7) << 8) as u16;
-    out[8..10].copy_from_slice(&high.to_le_bytes());
+    (top | (top >> 7) << 8) as u16
+}
+
+/// `value.leading_zeros()` (0..=64), as cheap as the target allows: one
+/// `lzcnt` where the build has it; otherwise `bsr`, whose zero case
+/// `value | 1` avoids (1 and 0 both have a 1-byte varint).
+#[inline(always)]
+fn leading_zeros(value: u64) -> usize {
+    if cfg!(target_feature = "lzcnt") {
+        value.leading_zeros() as usize
+    } else {
+        (value | 1).leading_zeros() as usize
+    }
+}
+
+/// `SizeVarint` on a bit length (0..=64): `(9 * bits + 64) / 64`.
+const fn encoded_len_of_bits(bits: u32) -> usize {
+    ((bits * 9 + 64) / 64) as usize
 }
 
 /// Number of bytes [`encode`] writes for `value`: Go protobuf's `SizeVarint`,

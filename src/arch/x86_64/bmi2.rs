@@ -10,7 +10,7 @@
 //! [`pdep_is_fast`](crate::pdep_is_fast) and the `native-optimizations` build
 //! script keep this backend away from those CPUs.
 
-use core::arch::x86_64::{_bzhi_u64, _pdep_u64, _pext_u64};
+use core::arch::x86_64::{_pdep_u64, _pext_u64};
 
 use crate::arch::scalar::{self, PAYLOAD_BITS};
 use crate::varint::VarInt;
@@ -77,18 +77,22 @@ pub unsafe fn decode_unchecked<T: VarInt>(window: &[u8; 16]) -> (T, usize) {
 #[target_feature(enable = "bmi2")]
 #[inline]
 pub unsafe fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {
-    // Branch-free like the scalar encoder; BZHI keeps the continuation bits
-    // of bytes 0..len-1 (an index >= 64 keeps all 8, for 9- and 10-byte
-    // varints). PDEP uses only the low 56 bits of `value`.
-    let value = value.to_u64();
-    let len = scalar::encoded_len(value);
-    let low =
-        _pdep_u64(value, PAYLOAD_BITS) | _bzhi_u64(scalar::CONTINUATION_BITS, (8 * len - 8) as u32);
-    out[..8].copy_from_slice(&low.to_le_bytes());
-    if T::MAX_LEN > 8 {
-        scalar::store_top_byte(value, out);
-    }
-    len
+    // The closure inherits this function's BMI2 feature. PDEP uses only the
+    // low 56 bits of `value`, as `encode_with` requires.
+    scalar::encode_with::<T>(value.to_u64(), out, |value| _pdep_u64(value, PAYLOAD_BITS))
+}
+
+/// A value's varint as words (bytes 0..8, bytes 8 and 9, length); see
+/// `scalar::encode_words_with`.
+///
+/// # Safety
+/// The CPU must support BMI2.
+// Used by `encode` only when the build selects BMI2 at compile time.
+#[cfg_attr(not(target_feature = "bmi2"), allow(dead_code))]
+#[target_feature(enable = "bmi2")]
+#[inline]
+pub(crate) unsafe fn encode_words<T: VarInt>(value: T) -> (u64, u16, usize) {
+    scalar::encode_words_with::<T>(value.to_u64(), |value| _pdep_u64(value, PAYLOAD_BITS))
 }
 
 /// `!word & CONTINUATION_BITS` as one `andn` (see
