@@ -285,6 +285,32 @@ fn scalar_blocks_every_length_at_every_boundary() {
     }
 }
 
+/// Blocks of 64 one-byte varints (the scalar backend widens them without
+/// its value loop): whole streams of them, and a varint of every length
+/// that starts at every offset before a block boundary, so that the
+/// next block is all terminators but begins with the end of that varint;
+/// each with room for every value, one slot less, and a cut-off end.
+#[test]
+fn scalar_blocks_of_one_byte_varints() {
+    let backends = bulk_backends();
+    for count in [64, 127, 128, 129, 200, 320] {
+        let input = stream(&vec![1; count], count as u64);
+        check_all_types(&backends, &input, count);
+        check_all_types(&backends, &input, count - 1);
+    }
+    for len in 2..=10 {
+        for before in 50..=64 {
+            let mut lens = vec![1; before];
+            lens.push(len);
+            lens.extend([1; 200]);
+            let input = stream(&lens, (len * 64 + before) as u64);
+            check_all_types(&backends, &input, lens.len());
+            check_all_types(&backends, &input, lens.len() - 1);
+            check_all_types(&backends, &input[..input.len() - 1], lens.len());
+        }
+    }
+}
+
 /// An error at the start of every value of a ~1 KiB mixed stream, so at
 /// every position of the scalar backend's 64-byte blocks (and across their
 /// boundaries): the error reported (kind, index, offset) is the first in
