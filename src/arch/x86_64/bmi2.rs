@@ -102,9 +102,9 @@ pub(crate) unsafe fn encode_words<T: VarInt>(value: T) -> (u64, u16, usize) {
 #[inline(always)]
 pub(crate) fn andn_continuation_bits(word: u64) -> u64 {
     let stops: u64;
-    // SAFETY: `andn` only computes a register from two registers (no memory,
-    // no stack; it sets flags, which `asm!` assumes clobbered unless told
-    // otherwise), and the build enables BMI1 (the `cfg` above).
+    // `andn` sets flags, which `asm!` assumes clobbered unless told otherwise.
+    // SAFETY: `andn` only computes a register from two (no memory, no
+    // stack), and the build enables BMI1 (the `cfg` above).
     unsafe {
         core::arch::asm!(
             "andn {stops}, {word}, {continuation}",
