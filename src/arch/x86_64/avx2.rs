@@ -38,8 +38,9 @@
 //! AVX-512 (target-cpu=native): while one is in flight, Intel cores fuse
 //! ports 0 and 1 for vector work, and the steps' 256-bit work loses port
 //! 1, a third of its vector ports. LLVM made one out of the block's two
-//! 32-byte `vpmovmskb` (see `Avx2::mask64`): the blocks ran at about 0.8
-//! times their speed with it.
+//! 32-byte `vpmovmskb` (see `Avx2::mask64`), which cost the mix workload
+//! 3-8% (medians of interleaved runs on a shared Sapphire Rapids VM; about
+//! 10% on the best rounds).
 //!
 //! # One step
 //!
@@ -463,7 +464,8 @@ impl Kernel for Avx2 {
             // register), and while a 512-bit micro-op is in flight Intel
             // cores fuse ports 0 and 1 for vector work: port 1's vector
             // ALU, a third of what the steps' 256-bit work runs on, stops.
-            // (Measured: 1.2x the blocks' speed on Sapphire Rapids.)
+            // (Measured on Sapphire Rapids: 3-8% of the mix workload's
+            // time, see the module docs.)
             u64::from(opaque(low as usize) as u32) | u64::from(high) << 32
         }
     }
