@@ -31,7 +31,16 @@
 //! rather than waiting for them in the scheduler. An empty `asm!` fence
 //! between steps keeps the compiler from hoisting the table work of all
 //! nine steps to the top of the block (it then runs out of registers).
-//! llvm-mca (Sapphire Rapids) on a block: 57 cycles, 6.3 per chunk.
+//! llvm-mca (Sapphire Rapids) on a block: 53 cycles, 5.9 per chunk (236
+//! instructions, 26 per chunk).
+//!
+//! The loop must stay free of 512-bit instructions where the build has
+//! AVX-512 (target-cpu=native): while one is in flight, Intel cores fuse
+//! ports 0 and 1 for vector work, and the steps' 256-bit work loses port
+//! 1, a third of its vector ports. LLVM made one out of the block's two
+//! 32-byte `vpmovmskb` (see `Avx2::mask64`), which cost the mix workload
+//! 3-8% (medians of interleaved runs on a shared Sapphire Rapids VM; about
+//! 10% on the best rounds).
 //!
 //! # One step
 //!
@@ -449,7 +458,15 @@ impl Kernel for Avx2 {
         unsafe {
             let low = _mm256_movemask_epi8(_mm256_loadu_si256(src.cast())) as u32;
             let high = _mm256_movemask_epi8(_mm256_loadu_si256(src.add(32).cast())) as u32;
-            u64::from(low) | u64::from(high) << 32
+            // Through `opaque`: where the build has AVX-512BW
+            // (target-cpu=native), LLVM otherwise merges the two 32-byte
+            // masks into one 512-bit compare (`vpcmpgtb zmm` into a mask
+            // register), and while a 512-bit micro-op is in flight Intel
+            // cores fuse ports 0 and 1 for vector work: port 1's vector
+            // ALU, a third of what the steps' 256-bit work runs on, stops.
+            // (Measured on Sapphire Rapids: 3-8% of the mix workload's
+            // time, see the module docs.)
+            u64::from(opaque(low as usize) as u32) | u64::from(high) << 32
         }
     }
 
@@ -863,7 +880,7 @@ unsafe fn prepare<K: Kernel, T: VarInt, const C: usize, const ROTATE: u32>(
     tables: &'static Tables,
     at: *const u8,
     mask: u64,
-    carry_128: &mut usize,
+    carry_128: &mut u32,
     too_long: &mut u8,
 ) -> Prepared<K> {
     let index = (mask >> (CHUNK * C)) as usize & ((1 << CHUNK) - 1);
@@ -882,12 +899,14 @@ unsafe fn prepare<K: Kernel, T: VarInt, const C: usize, const ROTATE: u32>(
             .cast::<Entry>()
     };
     // 128 * (L - 1) + 16 * first: row 8 * (L - 1) + first of `lane0`.
-    let lane0_offset = *carry_128 + entry.first_offset as usize;
+    let lane0_offset = (*carry_128 + entry.first_offset) as usize;
     debug_assert!(lane0_offset < 16 * LANE0_ROWS);
     if T::MAX_LEN < CHUNK - 1 {
         *too_long |= tables.rest_too_long[index];
     }
-    *carry_128 = entry.tail_128 as usize + (*carry_128 & entry.keep as usize);
+    // 32-bit arithmetic: the `and` and the add take their operands
+    // straight from the entry (no separate loads).
+    *carry_128 = (*carry_128 & entry.keep) + entry.tail_128;
     // Why the accesses below hold: carry <= 10 + 7C bytes (caller) and
     // first <= 6, so L - 1 <= LANE0_MAX_LEN_MINUS_1 and the lane0 row
     // exists; the entry's rows are 16 and 32 bytes.
@@ -906,14 +925,20 @@ unsafe fn prepare<K: Kernel, T: VarInt, const C: usize, const ROTATE: u32>(
 }
 
 /// The second half of a chunk step: computes the values, stores them at
-/// `*dst` and moves `*dst` past them, and `or`s the packed vectors into
-/// `seen`.
+/// `start.byte_add(*offset)` and moves `*offset` (bytes) past them, and
+/// `or`s the packed vectors into `seen`.
 ///
 /// # Safety
-/// `(*dst)[0..7]` must be writable; the CPU must have `K`'s features.
+/// The 7 `T` at `start.byte_add(*offset)` must be writable; the CPU must
+/// have `K`'s features.
 #[inline(always)]
-unsafe fn finish<K: Kernel, T: VarInt>(p: Prepared<K>, dst: &mut *mut T, seen: &mut K::Quad) {
-    // SAFETY: (*dst)[0..7] is writable (caller); CPU (caller).
+unsafe fn finish<K: Kernel, T: VarInt>(
+    p: Prepared<K>,
+    start: *mut T,
+    offset: &mut u32,
+    seen: &mut K::Quad,
+) {
+    // SAFETY: (start + offset)[0..7] is writable (caller); CPU (caller).
     unsafe {
         let a = K::pack28(K::shuffle(p.window, p.a));
         let b = K::pack28(K::shuffle(p.window, p.b));
@@ -932,11 +957,11 @@ unsafe fn finish<K: Kernel, T: VarInt>(p: Prepared<K>, dst: &mut *mut T, seen: &
         } else {
             K::or(*seen, a)
         };
-        K::store::<T>(*dst, a, b);
-        // n <= 7 values: inside or one past dst[0..7] (caller). For `u64`
-        // one add from memory: `n_8` is the bytes to skip.
-        let skip = p.n_8 as usize >> (3 - size_of::<T>().trailing_zeros());
-        *dst = dst.byte_add(skip);
+        K::store::<T>(start.byte_add(*offset as usize), a, b);
+        // n <= 7 values: the offset stays inside or one past the 7 slots
+        // (caller). For `u64` one 32-bit add from memory: `n_8` is the
+        // bytes to skip.
+        *offset += p.n_8 >> (3 - size_of::<T>().trailing_zeros());
     }
 }
 
@@ -978,11 +1003,13 @@ unsafe fn decode_block<K: Kernel, T: VarInt>(
             .cast::<Tables>()
     };
     let start = dst;
-    let mut dst = dst;
+    // The bytes stored so far (at most 63 values): the next chunk's values
+    // go to `start.byte_add(offset)`.
+    let mut offset = 0u32;
     // At most 10 bytes (a longer varint fails anyway), which bounds the
     // varint-0 lengths the block can see (`LANE0_ROWS`); below 2^32, which
     // `keep` can mask.
-    let mut carry_128 = carry_128.min(128 * 10);
+    let mut carry_128 = carry_128.min(128 * 10) as u32;
     let mut too_long = 0u8;
     // The `or` of every packed vector that the value check looks at:
     // one test per block instead of one per chunk.
@@ -1004,9 +1031,10 @@ unsafe fn decode_block<K: Kernel, T: VarInt>(
     }
     macro_rules! finish {
         ($prepared:expr) => {
-            // At most 7 values per earlier chunk: dst is at most start + 7c.
-            // SAFETY: dst[0..7] is inside start[0..63] (caller); CPU (caller).
-            unsafe { finish::<K, T>($prepared, &mut dst, &mut seen) }
+            // At most 7 values per earlier chunk: the offset is at most
+            // 7c values.
+            // SAFETY: (start + offset)[0..7] is inside start[0..63] (caller); CPU (caller).
+            unsafe { finish::<K, T>($prepared, start, &mut offset, &mut seen) }
         };
     }
     let mut p = prepare!(0, 58);
@@ -1032,9 +1060,8 @@ unsafe fn decode_block<K: Kernel, T: VarInt>(
     if overflows || too_long & too_long_bit(T::MAX_LEN) != 0 {
         None
     } else {
-        // SAFETY: both pointers are inside `dst[0..63]`, dst after start.
-        let written = unsafe { dst.offset_from(start) } as usize;
-        Some((written, carry_128))
+        let written = offset as usize / size_of::<T>();
+        Some((written, carry_128 as usize))
     }
 }
 
