@@ -17,9 +17,9 @@
 //! integer-encoding, leb128, unsigned-varint, quick-protobuf, protobuf, the
 //! byte loop). The peers decode to `u64` and narrow when the output is
 //! `u32` or `u8`, as prost does for `uint32` fields. The `u64` groups have
-//! every peer; the `u32` and `u8` groups (workloads whose values fit: `u8`
-//! is packed bools and small enums, the `1byte` workload) only varint-simd
-//! and prost besides varint-turbo, to keep the full run bounded. Groups use
+//! every peer; the `u32` and `u8` groups (workloads whose values fit; `u8`:
+//! the `u8` and `1byte` workloads, like packed bools and small enums) only
+//! varint-simd and prost besides varint-turbo, to keep the full run bounded. Groups use
 //! criterion's flat sampling (an iteration is a whole buffer, 0.3-30 ms).
 //!
 //! **Checks.** After each timed iteration the output is compared with the
