@@ -200,6 +200,7 @@ SUMMARY_ROWS = [
     ("decode", None, "decode (one value)"),
     ("decode_unchecked", None, "decode_unchecked (one value)"),
     ("encode_to_slice", None, "encode_to_slice (one value)"),
+    ("encode+store16", None, "encode + 16-byte store (one value)"),
     ("encoded_len", None, "encoded_len (one value)"),
     ("bulk_decode", "u64", "bulk decode to u64 (1M values)"),
     ("bulk_encode", "u64", "bulk encode (1M values)"),
