@@ -96,7 +96,8 @@ pub(crate) fn decode_with<T: VarInt>(
 /// so the compiled code has `and` + `xor`: one more cycle on the chain that
 /// the next varint's load waits for in a parse loop (load, stop bits,
 /// `tzcnt`, length, position; 12 cycles with `andn`). The x86-64 helper
-/// emits the `andn` itself (measured 1.11-1.13x on the protobuf-like mix).
+/// emits the `andn` itself (A/B harness, native build, protobuf-like mix:
+/// 1.07-1.08x).
 #[inline(always)]
 pub(crate) fn stop_bits(word: u64) -> u64 {
     #[cfg(all(target_arch = "x86_64", target_feature = "bmi1"))]
@@ -344,8 +345,9 @@ fn top_bytes(value: u64) -> u16 {
 }
 
 /// `value.leading_zeros()` (0..=64), as cheap as the target allows: one
-/// `lzcnt` where the build has it; otherwise `bsr`, whose zero case
-/// `value | 1` avoids (1 and 0 both have a 1-byte varint).
+/// `lzcnt` where the build has it (x86-64-v3: the count of 0 is defined,
+/// 64); otherwise `bsr`, whose zero case `value | 1` avoids (1 and 0 both
+/// have a 1-byte varint).
 #[inline(always)]
 fn leading_zeros(value: u64) -> usize {
     if cfg!(target_feature = "lzcnt") {
@@ -373,14 +375,7 @@ const fn encoded_len_of_bits(bits: u32) -> usize {
 /// ```
 #[inline(always)]
 pub fn encoded_len(value: u64) -> usize {
-    // With LZCNT (x86-64-v3 builds) the count of 0 is defined (64, bit
-    // length 0, length 1): no need for the `| 1`.
-    let bit_length = if cfg!(target_feature = "lzcnt") {
-        64 - value.leading_zeros()
-    } else {
-        64 - (value | 1).leading_zeros()
-    };
-    ((bit_length * 9 + 64) / 64) as usize
+    encoded_len_of_bits(64 - leading_zeros(value) as u32)
 }
 
 #[cfg(test)]
