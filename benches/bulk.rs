@@ -4,8 +4,9 @@
 //!
 //! **Data.** Each workload (`common::WORKLOADS`, documented in
 //! BENCHMARKS.md; `VARINT_BENCH_WORKLOADS` selects them) is [`VALUES`]
-//! values drawn with its fixed seed and encoded back to back by an
-//! independent byte-loop encoder. Every
+//! values ([`CHECK_VALUES`] when the benchmarks run once as a check) drawn
+//! with its fixed seed and encoded back to back by an independent byte-loop
+//! encoder. Every
 //! iteration decodes (or encodes) the whole buffer, so nothing short repeats
 //! for the branch predictors to memorise.
 //!
@@ -49,6 +50,10 @@ use varint_turbo::{Backend, VarInt};
 
 /// Values per workload (the 1,000,000).
 const VALUES: usize = 1_000_000;
+/// Values per workload when the benchmarks run once as a check
+/// (`common::measuring()` is false): over 300 of the AVX-512 backend's
+/// 64-byte chunks in every workload, so every path still runs.
+const CHECK_VALUES: usize = 20_000;
 
 /// One workload: the values (as `u64`) and their varints back to back.
 struct Workload {
@@ -61,18 +66,23 @@ impl Workload {
     fn new(spec: &WorkloadSpec) -> Self {
         let name = spec.name;
         let mut rng = StdRng::seed_from_u64(spec.seed);
-        let values: Vec<u64> = (0..VALUES).map(|_| (spec.draw)(&mut rng)).collect();
-        let mut bytes = Vec::with_capacity(VALUES * 10);
+        let count = if common::measuring() {
+            VALUES
+        } else {
+            CHECK_VALUES
+        };
+        let values: Vec<u64> = (0..count).map(|_| (spec.draw)(&mut rng)).collect();
+        let mut bytes = Vec::with_capacity(count * 10);
         for &value in &values {
             reference_encode(value, &mut bytes);
         }
         eprintln!(
-            "workload {name} ({} values): {VALUES} values, {} bytes, {:.3} bytes per varint",
+            "workload {name} ({} values): {count} values, {} bytes, {:.3} bytes per varint",
             spec.width.name(),
             bytes.len(),
-            bytes.len() as f64 / VALUES as f64
+            bytes.len() as f64 / count as f64
         );
-        record_bytes_per_value(&format!("bulk-{name}"), VALUES, bytes.len());
+        record_bytes_per_value(&format!("bulk-{name}"), count, bytes.len());
         Workload {
             name,
             values,
@@ -200,9 +210,9 @@ type DecodeLoop<T> = fn(&[u8], &mut [T]) -> usize;
 type EncodeLoop<T> = fn(&[T], &mut [u8]) -> usize;
 
 /// A bulk group: elements throughput, flat sampling (long iterations).
-fn new_group<'a>(c: &'a mut Criterion, name: String) -> Group<'a> {
+fn new_group<'a>(c: &'a mut Criterion, name: String, values: usize) -> Group<'a> {
     let mut group = c.benchmark_group(name);
-    group.throughput(Throughput::Elements(VALUES as u64));
+    group.throughput(Throughput::Elements(values as u64));
     group.sampling_mode(SamplingMode::Flat);
     group
 }
@@ -244,7 +254,11 @@ fn bench_decode<T: OutInt + Default + Clone>(
     let Some(want) = w.values_as::<T>() else {
         return;
     };
-    let mut group = new_group(c, format!("bulk_decode/{}/{}", w.name, T::NAME));
+    let mut group = new_group(
+        c,
+        format!("bulk_decode/{}/{}", w.name, T::NAME),
+        w.values.len(),
+    );
     let bytes = &w.bytes[..];
     bench_decoder(&mut group, clock, "auto", bytes, &want, |bytes, out| {
         let (n, consumed) = varint_turbo::decode_slice(bytes, out).expect("valid varints");
@@ -365,7 +379,11 @@ fn bench_encode<T: OutInt>(c: &mut Criterion, clock: Clock, w: &Workload) {
         return;
     };
     let want = &w.bytes[..];
-    let mut group = new_group(c, format!("bulk_encode/{}/{}", w.name, T::NAME));
+    let mut group = new_group(
+        c,
+        format!("bulk_encode/{}/{}", w.name, T::NAME),
+        w.values.len(),
+    );
     bench_encoder(&mut group, clock, "auto", &values, want, |values, out| {
         varint_turbo::encode_slice_into(values, out).1
     });
@@ -424,7 +442,7 @@ fn bench_encode<T: OutInt>(c: &mut Criterion, clock: Clock, w: &Workload) {
 /// `encoded_len_sum` against the peers' length functions in a loop, and
 /// `count_varints`.
 fn bench_sizes(c: &mut Criterion, clock: Clock, w: &Workload) {
-    let mut group = new_group(c, format!("bulk_sizes/{}", w.name));
+    let mut group = new_group(c, format!("bulk_sizes/{}", w.name), w.values.len());
     let mut measure = |id: &str, want: usize, run: &dyn Fn() -> usize| {
         group.bench_function(id, |b| {
             b.iter_custom(|iters| {
@@ -461,7 +479,7 @@ fn bench_sizes(c: &mut Criterion, clock: Clock, w: &Workload) {
     measure("byte-loop", bytes.len(), &|| {
         sum_of(values, peers::byte_loop_len)
     });
-    measure("count_varints", VALUES, &|| {
+    measure("count_varints", values.len(), &|| {
         varint_turbo::count_varints(black_box(bytes))
     });
     // A memory ceiling, not a contender: the cheapest full pass over the

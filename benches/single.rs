@@ -5,7 +5,8 @@
 //!
 //! **Data.** Each workload (`common::WORKLOADS`, documented in
 //! BENCHMARKS.md; `VARINT_BENCH_WORKLOADS` selects them) is a pool of
-//! [`POOL`] (2^20) values drawn with a fixed seed, encoded back to back into one buffer (by an independent
+//! [`POOL`] (2^20) values ([`CHECK_POOL`] when the benchmarks run once as a
+//! check) drawn with a fixed seed, encoded back to back into one buffer (by an independent
 //! byte-loop encoder) with [`PAD`] zero bytes after the last varint, so the
 //! 16-byte reads of the unchecked decoders stay in bounds. Every measured
 //! batch is [`BATCH`] consecutive values starting at a pseudo-random index
@@ -66,6 +67,9 @@ use varint_turbo::arch::Scalar;
 
 /// Values per workload pool (>= 1,000,000, see the module docs).
 const POOL: usize = 1 << 20;
+/// Values per pool when the benchmarks run once as a check
+/// (`common::measuring()` is false): room for many windows of [`BATCH`].
+const CHECK_POOL: usize = 1 << 14;
 /// Values per measured batch (one criterion iteration).
 const BATCH: usize = 1024;
 /// Zero bytes after the last varint of a pool: the unchecked decoders read
@@ -96,7 +100,7 @@ struct Pool<T> {
     values: Vec<T>,
     /// The varints of `values`, then `PAD` zero bytes.
     buf: Vec<u8>,
-    /// `offsets[i]`: where varint `i` starts; `offsets[POOL]`: the end.
+    /// `offsets[i]`: where varint `i` starts; `offsets[values.len()]`: the end.
     offsets: Vec<usize>,
     /// `prefix[i]`: wrapping sum of value + length of varints `0..i`, as the
     /// scalar backend decodes them.
@@ -106,15 +110,20 @@ struct Pool<T> {
 impl<T: Int> Pool<T> {
     fn new(spec: &WorkloadSpec) -> Self {
         let mut rng = StdRng::seed_from_u64(spec.seed);
-        let values: Vec<T> = (0..POOL)
+        let count = if common::measuring() {
+            POOL
+        } else {
+            CHECK_POOL
+        };
+        let values: Vec<T> = (0..count)
             .map(|_| {
                 let value = (spec.draw)(&mut rng);
                 T::try_from(value)
                     .unwrap_or_else(|_| panic!("{}: {value} does not fit its type", spec.name))
             })
             .collect();
-        let mut buf = Vec::with_capacity(POOL * 10 + PAD);
-        let mut offsets = Vec::with_capacity(POOL + 1);
+        let mut buf = Vec::with_capacity(count * 10 + PAD);
+        let mut offsets = Vec::with_capacity(count + 1);
         for &value in &values {
             offsets.push(buf.len());
             reference_encode(value.into(), &mut buf);
@@ -125,7 +134,7 @@ impl<T: Int> Pool<T> {
         // The reference checksums come from the scalar backend, checked
         // against the generated values.
         let scalar = Scalar::new().expect("the scalar backend is always available");
-        let mut prefix = Vec::with_capacity(POOL + 1);
+        let mut prefix = Vec::with_capacity(count + 1);
         let mut sum = 0u64;
         prefix.push(sum);
         for (i, &value) in values.iter().enumerate() {
@@ -165,27 +174,34 @@ impl<T: Int> Pool<T> {
 
     /// Mean varint length, for the notes.
     fn mean_len(&self) -> f64 {
-        self.offsets[POOL] as f64 / POOL as f64
+        self.offsets[self.values.len()] as f64 / self.values.len() as f64
     }
 }
 
 /// Picks the batches' start indices: a 64-bit LCG (Knuth's MMIX constants),
-/// its top 31 bits scaled to `0..=POOL - BATCH`. Every benchmark starts from
+/// its top 31 bits scaled to `0..=pool length - BATCH`. Every benchmark starts from
 /// the same seed, so all contenders see the same windows.
-struct Windows(u64);
+struct Windows {
+    state: u64,
+    /// How many batch starts the pool has: `pool length - BATCH + 1`.
+    starts: u64,
+}
 
 impl Windows {
-    fn new() -> Self {
-        Windows(0x853c_49e6_748f_ea9b)
+    fn new<T>(pool: &Pool<T>) -> Self {
+        Windows {
+            state: 0x853c_49e6_748f_ea9b,
+            starts: (pool.values.len() - BATCH + 1) as u64,
+        }
     }
 
     #[inline(always)]
     fn next_start(&mut self) -> usize {
-        self.0 = self
-            .0
+        self.state = self
+            .state
             .wrapping_mul(6_364_136_223_846_793_005)
             .wrapping_add(1_442_695_040_888_963_407);
-        (((self.0 >> 33) * (POOL - BATCH + 1) as u64) >> 31) as usize
+        (((self.state >> 33) * self.starts) >> 31) as usize
     }
 }
 
@@ -539,7 +555,7 @@ fn bench_decode<T: Int>(
     let what = format!("{}/{id}", group.name);
     let clock = group.clock;
     group.inner.bench_function(id, |b| {
-        let mut windows = Windows::new();
+        let mut windows = Windows::new(pool);
         b.iter_custom(|iters| {
             let buf = black_box(&pool.buf[..]);
             clock.time(|| {
@@ -568,7 +584,7 @@ fn bench_encode<T: Int>(
     let clock = group.clock;
     let mut out = vec![0u8; OUT_LEN];
     group.inner.bench_function(id, |b| {
-        let mut windows = Windows::new();
+        let mut windows = Windows::new(pool);
         b.iter_custom(|iters| {
             let mut last = (0, 0);
             let elapsed = clock.time(|| {
@@ -595,7 +611,7 @@ fn bench_len<T: Int>(group: &mut Group<'_>, pool: &Pool<T>, id: &str, run: impl 
     let what = format!("{}/{id}", group.name);
     let clock = group.clock;
     group.inner.bench_function(id, |b| {
-        let mut windows = Windows::new();
+        let mut windows = Windows::new(pool);
         b.iter_custom(|iters| {
             let values = black_box(&pool.values[..]);
             clock.time(|| {
@@ -641,9 +657,10 @@ fn new_group<'a>(c: &'a mut Criterion, op: &str, workload: &str) -> Group<'a> {
 fn bench_workload<T: Int>(c: &mut Criterion, spec: &WorkloadSpec) {
     let workload = spec.name;
     let pool = Pool::<T>::new(spec);
-    record_bytes_per_value(&format!("single-{workload}"), POOL, pool.offsets[POOL]);
+    let count = pool.values.len();
+    record_bytes_per_value(&format!("single-{workload}"), count, pool.offsets[count]);
     eprintln!(
-        "workload {workload} ({}): {POOL} values, {:.2} bytes per varint on average, batches of {BATCH}",
+        "workload {workload} ({}): {count} values, {:.2} bytes per varint on average, batches of {BATCH}",
         spec.width.name(),
         pool.mean_len()
     );

@@ -220,6 +220,23 @@ pub fn selected_workloads() -> Vec<&'static WorkloadSpec> {
     chosen
 }
 
+/// Whether this run measures (`cargo bench`: criterion gets `--bench`)
+/// rather than checks (`cargo test --benches`, or `cargo bench -- --test`:
+/// criterion runs each benchmark once), by criterion's own rule. Checks use
+/// smaller pools: the checksums still cover every code path, and CI does
+/// not spend minutes filling million-value pools in a debug build.
+pub fn measuring() -> bool {
+    let mut bench = false;
+    for arg in std::env::args() {
+        match arg.as_str() {
+            "--test" => return false,
+            "--bench" => bench = true,
+            _ => {}
+        }
+    }
+    bench
+}
+
 /// Records a workload's mean varint length, for the report's bytes/s:
 /// `$CRITERION_HOME/varint-workloads/<name>.json` when `CRITERION_HOME` is
 /// set (scripts/bench-report sets it), nothing otherwise.
