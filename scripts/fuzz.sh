@@ -7,7 +7,7 @@
 # is left in fuzz/artifacts/<target>/.
 #
 # Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET ...]
-#   SECONDS_PER_TARGET  default 60 (CI smoke: 30); TARGETs default: all five.
+#   SECONDS_PER_TARGET  default 60 (.ci/run: 10, 60 with --extended); TARGETs default: all five.
 # Environment:
 #   FUZZ_NICE=N         run the fuzzers under `nice -n N` (default 0)
 # Needs rustup's nightly toolchain; installs cargo-fuzz from crates.io
