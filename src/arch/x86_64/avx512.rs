@@ -26,10 +26,14 @@
 //!
 //! Bits 56..63 (varints of 9 or 10 bytes: 5% of the protobuf-like mix, all
 //! negative `int64`s) are computed once per chunk for all 64 positions
-//! from the chunk shifted by 8 and 9 bytes, and compressed into slot order
-//! like the starts; each group then takes them with one `vpermb` and an
-//! `or` instead of a third gather and four more instructions.
-//!
+//! from two loads of the chunk at offsets 8 and 9, and rotated by 7 bytes so
+//! that a group finds each varint's top byte at byte 7 of its gather indices:
+//! one `vpermb` and an `or` per group instead of a third gather and four
+//! more instructions. (Loads rather than shuffles of the two chunks, and no
+//! `vpcompressb` into slot order, because port 5 runs every shuffle and is
+//! the busiest: `vpermt2b` and `vpcompressb` take it for 2 cycles each on
+//! the development machine.)
+
 //! The last 64..127 bytes of the input, and the values once `out` has
 //! room for fewer than 64 more, go through windows that start at the next
 //! varint (the earlier design, at most 32 values each), then the scalar
@@ -230,8 +234,10 @@ unsafe fn decode_chunks<T: VarInt>(
         // SAFETY: the caller enables the features; no memory is touched.
         let tops = unsafe {
             if long_starts != 0 {
+                // SAFETY: 128 bytes from `base` are inside `input` (loop
+                // condition), as `chunk_top_bytes` requires.
                 let (tops, too_long_or_big) =
-                    chunk_top_bytes(data, next, iota, starts_mask, long_starts);
+                    chunk_top_bytes(input.as_ptr().add(base), iota, long_starts);
                 invalid = too_long_or_big != 0;
                 tops
             } else {
@@ -475,9 +481,10 @@ unsafe fn decode_group<const LONG: bool>(data: __m512i, starts: __m512i, group: 
 }
 
 /// [`decode_group`] for a chunk: the varints' bytes continue from `data`
-/// into `next`, and `tops` (from [`chunk_top_bytes`]) holds byte 8 of each
-/// varint (bits 56..63 of its value) by slot, zero where it has fewer than
-/// 9 bytes. Without `LONG` only the first 8 bytes of each varint count.
+/// into `next`, and `tops` (from [`chunk_top_bytes`]) holds bits 56..63 of
+/// the value of the varint that starts at byte `p` in its byte
+/// `(p + 7) % 64`, zero where that varint has fewer than 9 bytes. Without
+/// `LONG` only the first 8 bytes of each varint count.
 ///
 /// # Safety
 /// The CPU must support AVX-512 F, BW and VBMI.
@@ -491,50 +498,47 @@ unsafe fn decode_group2<const LONG: bool>(
 ) -> __m512i {
     // SAFETY: the caller guarantees the CPU features; no memory is touched.
     unsafe {
-        let (select, source) = lane_sources(starts, group);
+        let (_, source) = lane_sources(starts, group);
         // Indices 64..127 select from `next` (`vpermt2b`): a varint that
         // starts at byte 63 ends by byte 72.
         let (values, _) = lane_values(_mm512_permutex2var_epi8(data, source, next));
         if !LONG {
             return values;
         }
-        // Slot `group + j`'s top byte into byte 7 of lane j, zeros elsewhere.
+        // Byte 7 of lane j of `source` is `start + 7` (`vpermb` takes it
+        // modulo 64), where `tops` holds that varint's top byte: into byte 7
+        // of the lane, zeros elsewhere.
         let top_of_lane = 0x8080_8080_8080_8080;
         _mm512_or_si512(
             values,
-            _mm512_maskz_permutexvar_epi8(top_of_lane, select, tops),
+            _mm512_maskz_permutexvar_epi8(top_of_lane, source, tops),
         )
     }
 }
 
-/// Bits 56..63 of the value of every varint of the chunk, by slot (byte `k`:
-/// the `k`-th varint that starts in the chunk), zero for varints of at most
-/// 8 bytes. For a varint that starts at byte `p` they are bits 0..6 of byte
-/// `p + 8` and, if that byte continues, bit 0 of byte `p + 9`. Computed for
-/// all 64 positions at once, then compressed like the starts: 8 vector
-/// instructions per chunk, so that a group needs only a `vpermb` and an
-/// `or` for them. Also returns the varints among `long_starts` (those with
-/// at least 9 bytes) that are too long or overflow `u64`: byte `p + 8`
-/// continues and byte `p + 9` is above 1 (a continuation byte, or a 10th
-/// byte that Go protowire rejects).
+/// Bits 56..63 of the value of every varint that starts in the chunk at
+/// `chunk` (a varint that starts at byte `p` in byte `(p + 7) % 64`, where
+/// [`decode_group2`] finds it with the gather indices it already has), zero
+/// for varints of at most 8 bytes. For a varint that starts at byte `p`
+/// they are bits 0..6 of byte `p + 8` and, if that byte continues, bit 0 of
+/// byte `p + 9`: two loads from `chunk + 8` and `chunk + 9` give those bytes
+/// for all 64 positions (loads, not shuffles: the shuffle port is the
+/// busiest), and one `vpermb` rotates them into place. Also returns the
+/// varints among `long_starts` (those with at least 9 bytes) that are too
+/// long or overflow `u64`: byte `p + 8` continues and byte `p + 9` is above
+/// 1 (a continuation byte, or a 10th byte that Go protowire rejects).
 ///
 /// # Safety
-/// The CPU must support AVX-512 F, BW, VBMI and VBMI2.
+/// `chunk` must be valid for reads of 128 bytes; the CPU must support
+/// AVX-512 F, BW and VBMI.
 #[inline(always)]
-unsafe fn chunk_top_bytes(
-    data: __m512i,
-    next: __m512i,
-    iota: __m512i,
-    starts_mask: u64,
-    long_starts: u64,
-) -> (__m512i, u64) {
-    // SAFETY: the caller guarantees the CPU features; no memory is touched.
+unsafe fn chunk_top_bytes(chunk: *const u8, iota: __m512i, long_starts: u64) -> (__m512i, u64) {
+    // SAFETY: the 64 bytes from `chunk + 8` and from `chunk + 9` are among
+    // the 128 the caller guarantees; the CPU features are the caller's.
     unsafe {
-        // Byte p: byte p + 8 of the chunk (a shift by one 64-bit lane).
-        let byte8 = _mm512_alignr_epi64::<1>(next, data);
-        // Byte p: byte p + 9 (`vpermt2b`, indices 9..72).
-        let byte9 =
-            _mm512_permutex2var_epi8(data, _mm512_add_epi8(iota, _mm512_set1_epi8(9)), next);
+        // Byte p: bytes p + 8 and p + 9 of the chunk.
+        let byte8 = _mm512_loadu_si512(chunk.add(8).cast());
+        let byte9 = _mm512_loadu_si512(chunk.add(9).cast());
         let tenth_byte_follows = long_starts & _mm512_movepi8_mask(byte8);
         let invalid = _mm512_mask_cmpgt_epu8_mask(tenth_byte_follows, byte9, _mm512_set1_epi8(1));
         // Bit 0 of each byte of `byte9` to its bit 7 (a 16-bit shift: the
@@ -542,7 +546,10 @@ unsafe fn chunk_top_bytes(
         let bit63 = _mm512_slli_epi16::<7>(byte9);
         // Per bit: C ? (A & B) : A with C = 0x80 in every byte.
         let top = _mm512_ternarylogic_epi32::<0xd0>(byte8, bit63, _mm512_set1_epi8(0x80u8 as i8));
-        let tops = _mm512_maskz_compress_epi8(starts_mask, _mm512_maskz_mov_epi8(long_starts, top));
+        // Byte q takes byte (q - 7) % 64 of `top` if a long varint starts
+        // there, else zero.
+        let rotate_by_7 = _mm512_sub_epi8(iota, _mm512_set1_epi8(7));
+        let tops = _mm512_maskz_permutexvar_epi8(long_starts.rotate_left(7), rotate_by_7, top);
         (tops, invalid)
     }
 }
