@@ -313,9 +313,15 @@ unsafe fn decode_chunks<T: VarInt>(
     Ok((pos, written))
 }
 
-/// [`decode_groups`] for a chunk: the first `count` (at most 64) varints
+/// [`decode_groups`] for a chunk: the first `count` (1 to 64) varints
 /// listed in `starts` (positions in `data`; their bytes continue into
 /// `next`), 8 per group, stored at `dest`; `tops`: see [`decode_group2`].
+///
+/// Only the last group can reach into `next`: every varint of an earlier
+/// one ends before the next varint of the chunk starts. So the earlier
+/// groups gather from `data` alone (`vpermb`, one cycle on the shuffle
+/// port), and only the last from both chunks (`vpermt2b`, two cycles on the
+/// development machine); its store is masked to the slots below `count`.
 ///
 /// # Safety
 /// `dest` must be valid for writing `count` values; the CPU must support
@@ -329,23 +335,23 @@ unsafe fn decode_chunk_groups<T: VarInt, const LONG: bool>(
     count: usize,
     dest: *mut T,
 ) {
-    let whole_groups = count / 8 * 8;
+    // The groups followed by another varint of the chunk.
+    let inside = (count - 1) / 8 * 8;
     let mut group = 0usize;
-    while group < whole_groups {
+    while group < inside {
         // SAFETY: CPU features and writable `count` slots (caller); the
-        // group's 8 slots are below `whole_groups <= count`.
+        // group's 8 slots are below `inside < count`.
         unsafe {
-            let values = decode_group2::<LONG>(data, next, starts, tops, group);
+            let values = decode_group2::<LONG, false>(data, next, starts, tops, group);
             store::<T>(dest.add(group), u8::MAX, values);
         }
         group += 8;
     }
-    if count > whole_groups {
-        // SAFETY: as above; the masked store writes only slots below `count`.
-        unsafe {
-            let values = decode_group2::<LONG>(data, next, starts, tops, group);
-            store::<T>(dest.add(group), (1u8 << (count - group)) - 1, values);
-        }
+    // SAFETY: as above; the masked store writes only the 1 to 8 slots from
+    // `inside` below `count`.
+    unsafe {
+        let values = decode_group2::<LONG, true>(data, next, starts, tops, group);
+        store::<T>(dest.add(group), u8::MAX >> (8 - (count - group)), values);
     }
 }
 
@@ -484,12 +490,13 @@ unsafe fn decode_group<const LONG: bool>(data: __m512i, starts: __m512i, group: 
 /// into `next`, and `tops` (from [`chunk_top_bytes`]) holds bits 56..63 of
 /// the value of the varint that starts at byte `p` in its byte
 /// `(p + 7) % 64`, zero where that varint has fewer than 9 bytes. Without
-/// `LONG` only the first 8 bytes of each varint count.
+/// `LONG` only the first 8 bytes of each varint count; without `SPANS` the
+/// group's varints all end inside `data`.
 ///
 /// # Safety
 /// The CPU must support AVX-512 F, BW and VBMI.
 #[inline(always)]
-unsafe fn decode_group2<const LONG: bool>(
+unsafe fn decode_group2<const LONG: bool, const SPANS: bool>(
     data: __m512i,
     next: __m512i,
     starts: __m512i,
@@ -499,9 +506,16 @@ unsafe fn decode_group2<const LONG: bool>(
     // SAFETY: the caller guarantees the CPU features; no memory is touched.
     unsafe {
         let (_, source) = lane_sources(starts, group);
-        // Indices 64..127 select from `next` (`vpermt2b`): a varint that
-        // starts at byte 63 ends by byte 72.
-        let (values, _) = lane_values(_mm512_permutex2var_epi8(data, source, next));
+        let bytes = if SPANS {
+            // Indices 64..127 select from `next` (`vpermt2b`): a varint
+            // that starts at byte 63 ends by byte 72.
+            _mm512_permutex2var_epi8(data, source, next)
+        } else {
+            // Every varint ends inside `data`; the indices that wrap around
+            // (modulo 64) are past the lane's terminator.
+            _mm512_permutexvar_epi8(source, data)
+        };
+        let (values, _) = lane_values(bytes);
         if !LONG {
             return values;
         }
