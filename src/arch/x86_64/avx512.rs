@@ -33,7 +33,7 @@
 //! `vpcompressb` into slot order, because port 5 runs every shuffle and is
 //! the busiest: `vpermt2b` and `vpcompressb` take it for 2 cycles each on
 //! the development machine.)
-
+//!
 //! The last 64..127 bytes of the input, and the values once `out` has
 //! room for fewer than 64 more, go through windows that start at the next
 //! varint (the earlier design, at most 32 values each), then the scalar
