@@ -19,6 +19,7 @@ varint length, which the benches write; nothing is typed in by hand.
 """
 import json
 import os
+import re
 import sys
 
 BUILDS = ["default", "native"]
@@ -58,6 +59,10 @@ MAIN_ROW = {"decode": "api", "decode_unchecked": "api", "encode_to_slice": "api"
             "bulk_encode": "auto", "bulk_sizes": "encoded_len_sum"}
 
 
+# The report directory (main() sets it): where each build's paired.txt is.
+REPORT_DIR = "."
+
+
 def read_run(build_dir):
     info = {}
     path = os.path.join(build_dir, "run.txt")
@@ -67,6 +72,38 @@ def read_run(build_dir):
                 key, _, value = line.rstrip("\n").partition("=")
                 info[key] = value
     return info
+
+
+PAIRED_LINE = re.compile(r"^(\S+) vs (\S+)/(\w+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)x$")
+
+
+def read_paired(build_dir):
+    """The alternating-rounds table of benches/single.rs (`paired.txt`):
+    {(operation, workload): (peer, ours ns/value, peer ns/value, speedup)}, and its header line."""
+    path = os.path.join(build_dir, "paired.txt")
+    rows, header = {}, ""
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                line = line.rstrip("\n")
+                if line.startswith("paired rounds:"):
+                    header = line[len("paired rounds:"):].strip()
+                m = PAIRED_LINE.match(line)
+                if m:
+                    op, peer, workload, ours, theirs, speedup = m.groups()
+                    rows[(op, workload)] = (peer, float(ours), float(theirs), float(speedup))
+    return rows, header
+
+
+def paired_table(rows):
+    workloads = sorted({w for _, w in rows}, key=lambda w: ["mix", "u32", "u64"].index(w) if w in ("mix", "u32", "u64") else 9)
+    ops = list(dict.fromkeys(op for op, _ in rows))
+    out = ["| operation | peer | " + " | ".join(workloads) + " |", "|---|---|" + "---:|" * len(workloads)]
+    for op in ops:
+        peer = next(rows[(op, w)][0] for w in workloads if (op, w) in rows)
+        cells = [f"{rows[(op, w)][3]:.2f}×" if (op, w) in rows else "–" for w in workloads]
+        out.append(f"| {op} | {peer} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
 
 
 def load_build(build_dir):
@@ -182,6 +219,15 @@ def write_results(builds, path):
                   f"- backends: single-value `api` = {info.get('single_backend', '?')}, "
                   f"bulk `auto` = {info.get('bulk_backend', '?')}",
                   f"- command: `{info.get('command', '?')}`"]
+        paired, header = read_paired(os.path.join(REPORT_DIR, build))
+        if paired:
+            lines += ["", "### single values in alternating rounds", "",
+                      "The target pairs measured in one process, both contenders on the same windows "
+                      f"in turn, order alternating ({header}); speedup of varint-turbo's public function "
+                      "over the peer, median time against median time (`VARINT_BENCH_PAIRED=1`, "
+                      "benches/single.rs). Less sensitive to this shared machine's swings than the "
+                      "criterion tables below, whose contenders are measured one after another.", "",
+                      paired_table(paired)]
         for op, out, stem, title in OPERATIONS:
             groups = operation_groups(rates, op, out)
             if not groups:
@@ -228,6 +274,11 @@ def summary(builds, workload="mix"):
             lines.append(f"| {title} | {fmt_rate(main)} | {cell('varint-simd')} | {cell('prost')} | "
                          + (f"{fmt_rate(other[0])} ({other[1]})" if other else "–")
                          + f" | {vs_simd} | {main / best[0]:.2f}× |")
+        paired, _ = read_paired(os.path.join(REPORT_DIR, build))
+        if paired:
+            cells = [f"{op} {rows[3]:.2f}× ({rows[0]})" for (op, w), rows in paired.items() if w == workload]
+            lines += ["", "Alternating rounds (same windows, both contenders in turn; see benchmarks/results.md), "
+                      f"{workload}: " + ", ".join(cells) + "."]
         lines.append("")
     return "\n".join(lines)
 
@@ -370,6 +421,8 @@ def main(argv):
     if len(argv) != 1:
         sys.exit(__doc__)
     report = argv[0]
+    global REPORT_DIR
+    REPORT_DIR = report
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     builds = {}
     for build in BUILDS:
