@@ -41,9 +41,7 @@ use common::WorkloadSpec;
 use common::{peers, record_bytes_per_value, reference_encode, selected_workloads, Clock};
 
 use criterion::measurement::WallTime;
-use criterion::{
-    criterion_group, criterion_main, BenchmarkGroup, Criterion, SamplingMode, Throughput,
-};
+use criterion::{criterion_group, BenchmarkGroup, Criterion, SamplingMode, Throughput};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use varint_turbo::{Backend, VarInt};
@@ -153,6 +151,16 @@ fn varint_simd_decode_loop<T: OutInt>(bytes: &[u8], out: &mut [T]) -> usize {
         pos += len;
     }
     n
+}
+
+/// varint-simd's `encode_to_slice`, value by value (x86-64 only).
+#[cfg(target_arch = "x86_64")]
+fn varint_simd_encode_loop<T: OutInt>(values: &[T], out: &mut [u8]) -> usize {
+    let mut pos = 0;
+    for &value in values {
+        pos += usize::from(varint_simd::encode_to_slice(value, &mut out[pos..]));
+    }
+    pos
 }
 
 /// A `common::peers` decoder over the whole buffer (`out.len()` varints):
@@ -415,13 +423,7 @@ fn bench_encode<T: OutInt>(c: &mut Criterion, clock: Clock, w: &Workload) {
         "varint-simd",
         &values,
         want,
-        |values, out| {
-            let mut pos = 0;
-            for &value in values {
-                pos += usize::from(varint_simd::encode_to_slice(value, &mut out[pos..]));
-            }
-            pos
-        },
+        |values, out| varint_simd_encode_loop(values, out),
     );
     let peers: [(&str, EncodeLoop<T>); 6] = [
         ("prost", prost_encode_loop),
@@ -533,4 +535,146 @@ criterion_group! {
     config = config();
     targets = benches
 }
-criterion_main!(bulk);
+
+fn main() {
+    if std::env::var_os("VARINT_BENCH_PAIRED").is_some() {
+        #[cfg(target_arch = "x86_64")]
+        paired::run();
+        #[cfg(not(target_arch = "x86_64"))]
+        eprintln!("VARINT_BENCH_PAIRED: the pairs are with varint-simd, which is x86-64 only");
+        return;
+    }
+    bulk();
+    Criterion::default().configure_from_args().final_summary();
+}
+
+/// `VARINT_BENCH_PAIRED=1 cargo bench[-native] --bench bulk`: the issue's
+/// bulk targets (the public functions and every backend this CPU supports
+/// against a loop of varint-simd's `decode` / `encode_to_slice`) in
+/// alternating rounds: each round decodes (encodes) the whole buffer once
+/// with each contender of a pair, in turn, the order alternating; the
+/// table gives the medians over the rounds (see benches/single.rs,
+/// `paired`, for why). `VARINT_BENCH_ROUNDS` (default 30),
+/// `VARINT_BENCH_WORKLOADS` (default `mix,u64`).
+#[cfg(target_arch = "x86_64")]
+mod paired {
+    use super::*;
+
+    /// A named whole-buffer decoder into `u64`.
+    type Decoder = (String, Box<dyn Fn(&[u8], &mut [u64]) -> usize>);
+
+    pub fn run() {
+        let rounds: usize = std::env::var("VARINT_BENCH_ROUNDS")
+            .map(|r| r.parse().expect("VARINT_BENCH_ROUNDS: a number"))
+            .unwrap_or(30);
+        if std::env::var_os("VARINT_BENCH_WORKLOADS").is_none() {
+            std::env::set_var("VARINT_BENCH_WORKLOADS", "mix,u64");
+        }
+        let clock = Clock::from_env();
+        println!(
+            "bulk paired rounds: {rounds}, one whole buffer per contender per round; \
+             bulk backend (auto) {}; clock: {}",
+            varint_turbo::detected_backend(),
+            clock.describe()
+        );
+        for spec in selected_workloads() {
+            let w = Workload::new(spec);
+            let want: Vec<u64> = w.values.clone();
+            let bytes = &w.bytes[..];
+            let mut out = vec![0u64; want.len()];
+            let mut decoders: Vec<Decoder> = vec![(
+                "auto".into(),
+                Box::new(|bytes: &[u8], out: &mut [u64]| {
+                    varint_turbo::decode_slice(bytes, out)
+                        .expect("valid varints")
+                        .0
+                }),
+            )];
+            for backend in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+                decoders.push((
+                    backend.to_string(),
+                    Box::new(move |bytes: &[u8], out: &mut [u64]| {
+                        backend.decode_slice(bytes, out).expect("valid varints").0
+                    }),
+                ));
+            }
+            for (id, ours) in &decoders {
+                let mut run = |decode: &dyn Fn(&[u8], &mut [u64]) -> usize| {
+                    out.fill(0);
+                    let mut n = 0;
+                    let elapsed = clock.time(|| n = decode(black_box(bytes), black_box(&mut out)));
+                    if n != want.len() || out != want {
+                        mismatch(id, &out[..n.min(out.len())], &want);
+                    }
+                    elapsed
+                };
+                let times = alternate(rounds, |turn| {
+                    if turn == 0 {
+                        run(ours.as_ref())
+                    } else {
+                        run(&varint_simd_decode_loop::<u64>)
+                    }
+                });
+                report(
+                    &format!("bulk_decode({id})"),
+                    "varint-simd",
+                    w.name,
+                    want.len(),
+                    times,
+                );
+            }
+            let mut encoded = vec![0u8; bytes.len() + 16];
+            let mut run = |encode: &dyn Fn(&[u64], &mut [u8]) -> usize| {
+                let mut len = 0;
+                let elapsed =
+                    clock.time(|| len = encode(black_box(&want), black_box(&mut encoded)));
+                if encoded[..len] != *bytes {
+                    mismatch("bulk_encode", &encoded[..len], bytes);
+                }
+                elapsed
+            };
+            let times = alternate(rounds, |turn| {
+                if turn == 0 {
+                    run(&|values: &[u64], out: &mut [u8]| {
+                        varint_turbo::encode_slice_into(values, out).1
+                    })
+                } else {
+                    run(&varint_simd_encode_loop::<u64>)
+                }
+            });
+            report(
+                "bulk_encode(auto)",
+                "varint-simd",
+                w.name,
+                want.len(),
+                times,
+            );
+        }
+    }
+
+    /// `rounds` rounds of `time(0)` (ours) and `time(1)` (the peer), the
+    /// order alternating; the durations per contender.
+    fn alternate(rounds: usize, mut time: impl FnMut(usize) -> Duration) -> [Vec<Duration>; 2] {
+        let mut times = [Vec::with_capacity(rounds), Vec::with_capacity(rounds)];
+        for round in 0..rounds {
+            for turn in 0..2 {
+                let contender = (round + turn) % 2;
+                times[contender].push(time(contender));
+            }
+        }
+        times
+    }
+
+    fn report(op: &str, peer: &str, workload: &str, values: usize, mut times: [Vec<Duration>; 2]) {
+        let mut median = |k: usize| {
+            times[k].sort();
+            times[k][times[k].len() / 2].as_secs_f64() * 1e9 / values as f64
+        };
+        let (ours, theirs) = (median(0), median(1));
+        let label = format!("{op} vs {peer}/{workload}");
+        println!(
+            "{label:<44} {ours:>14.3} {theirs:>14.3} {:>8.2}x",
+            theirs / ours
+        );
+    }
+}

@@ -221,12 +221,14 @@ def write_results(builds, path):
                   f"- command: `{info.get('command', '?')}`"]
         paired, header = read_paired(os.path.join(REPORT_DIR, build))
         if paired:
-            lines += ["", "### single values in alternating rounds", "",
-                      "The target pairs measured in one process, both contenders on the same windows "
-                      f"in turn, order alternating ({header}); speedup of varint-turbo's public function "
+            lines += ["", "### target pairs in alternating rounds", "",
+                      "The issues' target pairs measured in one process, both contenders in turn, the "
+                      f"order alternating ({header}; bulk: one whole 1M-value buffer per contender per "
+                      "round); speedup of varint-turbo (the public function, or the bulk backend named) "
                       "over the peer, median time against median time (`VARINT_BENCH_PAIRED=1`, "
-                      "benches/single.rs). Less sensitive to this shared machine's swings than the "
-                      "criterion tables below, whose contenders are measured one after another.", "",
+                      "benches/single.rs and benches/bulk.rs). Less sensitive to this shared machine's "
+                      "swings than the criterion tables below, whose contenders are measured one after "
+                      "another.", "",
                       paired_table(paired)]
         for op, out, stem, title in OPERATIONS:
             groups = operation_groups(rates, op, out)
