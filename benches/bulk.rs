@@ -537,15 +537,11 @@ criterion_group! {
 }
 
 fn main() {
-    if std::env::var_os("VARINT_BENCH_PAIRED").is_some() {
-        #[cfg(target_arch = "x86_64")]
-        paired::run();
-        #[cfg(not(target_arch = "x86_64"))]
-        eprintln!("VARINT_BENCH_PAIRED: the pairs are with varint-simd, which is x86-64 only");
-        return;
-    }
-    bulk();
-    Criterion::default().configure_from_args().final_summary();
+    #[cfg(target_arch = "x86_64")]
+    let paired: Option<fn()> = Some(paired::run);
+    #[cfg(not(target_arch = "x86_64"))]
+    let paired: Option<fn()> = None;
+    common::bench_main(bulk, paired);
 }
 
 /// `VARINT_BENCH_PAIRED=1 cargo bench[-native] --bench bulk`: the issue's
@@ -559,17 +555,15 @@ fn main() {
 #[cfg(target_arch = "x86_64")]
 mod paired {
     use super::*;
+    use common::{paired_rounds, print_paired, print_paired_header};
 
-    /// A named whole-buffer decoder into `u64`.
-    type Decoder = (String, Box<dyn Fn(&[u8], &mut [u64]) -> usize>);
+    /// A whole-buffer decoder into `u64`, and encoder from it.
+    type DecodeFn = dyn Fn(&[u8], &mut [u64]) -> usize;
+    type EncodeFn = dyn Fn(&[u64], &mut [u8]) -> usize;
+    type Decoder = Box<DecodeFn>;
 
     pub fn run() {
-        let rounds: usize = std::env::var("VARINT_BENCH_ROUNDS")
-            .map(|r| r.parse().expect("VARINT_BENCH_ROUNDS: a number"))
-            .unwrap_or(30);
-        if std::env::var_os("VARINT_BENCH_WORKLOADS").is_none() {
-            std::env::set_var("VARINT_BENCH_WORKLOADS", "mix,u64");
-        }
+        let rounds = paired_rounds(30, "mix,u64");
         let clock = Clock::from_env();
         println!(
             "bulk paired rounds: {rounds}, one whole buffer per contender per round; \
@@ -577,104 +571,55 @@ mod paired {
             varint_turbo::detected_backend(),
             clock.describe()
         );
+        print_paired_header();
         for spec in selected_workloads() {
             let w = Workload::new(spec);
-            let want: Vec<u64> = w.values.clone();
-            let bytes = &w.bytes[..];
-            let mut out = vec![0u64; want.len()];
-            let mut decoders: Vec<Decoder> = vec![(
+            let (want, bytes) = (&w.values[..], &w.bytes[..]);
+            let mut ours: Vec<(String, Decoder)> = vec![(
                 "auto".into(),
-                Box::new(|bytes: &[u8], out: &mut [u64]| {
+                Box::new(|bytes, out| {
                     varint_turbo::decode_slice(bytes, out)
                         .expect("valid varints")
                         .0
                 }),
             )];
             for backend in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
-                decoders.push((
+                ours.push((
                     backend.to_string(),
-                    Box::new(move |bytes: &[u8], out: &mut [u64]| {
+                    Box::new(move |bytes, out| {
                         backend.decode_slice(bytes, out).expect("valid varints").0
                     }),
                 ));
             }
-            for (id, ours) in &decoders {
-                let mut run = |decode: &dyn Fn(&[u8], &mut [u64]) -> usize| {
+            let mut out = vec![0u64; want.len()];
+            for (id, decode) in &ours {
+                let runs: [&DecodeFn; 2] = [decode.as_ref(), &varint_simd_decode_loop::<u64>];
+                let label = format!("bulk_decode({id}) vs varint-simd/{}", w.name);
+                print_paired(&label, rounds, want.len(), |_, contender| {
                     out.fill(0);
                     let mut n = 0;
-                    let elapsed = clock.time(|| n = decode(black_box(bytes), black_box(&mut out)));
+                    let elapsed =
+                        clock.time(|| n = runs[contender](black_box(bytes), black_box(&mut out)));
                     if n != want.len() || out != want {
-                        mismatch(id, &out[..n.min(out.len())], &want);
+                        mismatch(id, &out[..n.min(out.len())], want);
                     }
                     elapsed
-                };
-                let times = alternate(rounds, |turn| {
-                    if turn == 0 {
-                        run(ours.as_ref())
-                    } else {
-                        run(&varint_simd_decode_loop::<u64>)
-                    }
                 });
-                report(
-                    &format!("bulk_decode({id})"),
-                    "varint-simd",
-                    w.name,
-                    want.len(),
-                    times,
-                );
             }
             let mut encoded = vec![0u8; bytes.len() + 16];
-            let mut run = |encode: &dyn Fn(&[u64], &mut [u8]) -> usize| {
+            let encode_auto =
+                |values: &[u64], out: &mut [u8]| varint_turbo::encode_slice_into(values, out).1;
+            let runs: [&EncodeFn; 2] = [&encode_auto, &varint_simd_encode_loop::<u64>];
+            let label = format!("bulk_encode(auto) vs varint-simd/{}", w.name);
+            print_paired(&label, rounds, want.len(), |_, contender| {
                 let mut len = 0;
                 let elapsed =
-                    clock.time(|| len = encode(black_box(&want), black_box(&mut encoded)));
+                    clock.time(|| len = runs[contender](black_box(want), black_box(&mut encoded)));
                 if encoded[..len] != *bytes {
                     mismatch("bulk_encode", &encoded[..len], bytes);
                 }
                 elapsed
-            };
-            let times = alternate(rounds, |turn| {
-                if turn == 0 {
-                    run(&|values: &[u64], out: &mut [u8]| {
-                        varint_turbo::encode_slice_into(values, out).1
-                    })
-                } else {
-                    run(&varint_simd_encode_loop::<u64>)
-                }
             });
-            report(
-                "bulk_encode(auto)",
-                "varint-simd",
-                w.name,
-                want.len(),
-                times,
-            );
         }
-    }
-
-    /// `rounds` rounds of `time(0)` (ours) and `time(1)` (the peer), the
-    /// order alternating; the durations per contender.
-    fn alternate(rounds: usize, mut time: impl FnMut(usize) -> Duration) -> [Vec<Duration>; 2] {
-        let mut times = [Vec::with_capacity(rounds), Vec::with_capacity(rounds)];
-        for round in 0..rounds {
-            for turn in 0..2 {
-                let contender = (round + turn) % 2;
-                times[contender].push(time(contender));
-            }
-        }
-        times
-    }
-
-    fn report(op: &str, peer: &str, workload: &str, values: usize, mut times: [Vec<Duration>; 2]) {
-        let mut median = |k: usize| {
-            times[k].sort();
-            times[k][times[k].len() / 2].as_secs_f64() * 1e9 / values as f64
-        };
-        let (ours, theirs) = (median(0), median(1));
-        let label = format!("{op} vs {peer}/{workload}");
-        println!(
-            "{label:<44} {ours:>14.3} {theirs:>14.3} {:>8.2}x",
-            theirs / ours
-        );
     }
 }

@@ -848,15 +848,11 @@ criterion_group! {
 }
 
 fn main() {
-    if std::env::var_os("VARINT_BENCH_PAIRED").is_some() {
-        #[cfg(target_arch = "x86_64")]
-        paired::run();
-        #[cfg(not(target_arch = "x86_64"))]
-        eprintln!("VARINT_BENCH_PAIRED: the pairs are with varint-simd, which is x86-64 only");
-        return;
-    }
-    single();
-    Criterion::default().configure_from_args().final_summary();
+    #[cfg(target_arch = "x86_64")]
+    let paired: Option<fn()> = Some(paired::run);
+    #[cfg(not(target_arch = "x86_64"))]
+    let paired: Option<fn()> = None;
+    common::bench_main(single, paired);
 }
 
 /// `VARINT_BENCH_PAIRED=1 cargo bench[-native] --bench single`: the issue's
@@ -872,6 +868,7 @@ fn main() {
 #[cfg(target_arch = "x86_64")]
 mod paired {
     use super::*;
+    use common::{paired_rounds, print_paired, print_paired_header};
 
     /// Batches (of `BATCH` values) per contender per round.
     const BATCHES_PER_ROUND: usize = 200;
@@ -879,14 +876,11 @@ mod paired {
     /// A decoder's batch loop: the checksum and end position of the batch
     /// that starts at a byte position.
     type DecodeBatch = fn(&[u8], usize) -> Option<(u64, usize)>;
+    /// An encoder's batch loop: the bytes written.
+    type EncodeBatch<T> = fn(&[T], &mut [u8]) -> usize;
 
     pub fn run() {
-        let rounds: usize = std::env::var("VARINT_BENCH_ROUNDS")
-            .map(|r| r.parse().expect("VARINT_BENCH_ROUNDS: a number"))
-            .unwrap_or(40);
-        if std::env::var_os("VARINT_BENCH_WORKLOADS").is_none() {
-            std::env::set_var("VARINT_BENCH_WORKLOADS", "mix,u32,u64");
-        }
+        let rounds = paired_rounds(40, "mix,u32,u64");
         let clock = Clock::from_env();
         println!(
             "paired rounds: {rounds} x {BATCHES_PER_ROUND} batches of {BATCH} values per contender; \
@@ -894,10 +888,7 @@ mod paired {
             varint_turbo::single_value_backend(),
             clock.describe()
         );
-        println!(
-            "{:<44} {:>14} {:>14} {:>9}",
-            "operation/workload", "ours ns/value", "peer ns/value", "speedup"
-        );
+        print_paired_header();
         for spec in selected_workloads() {
             match spec.width {
                 Width::U8 => workload::<u8>(spec, rounds, clock),
@@ -910,140 +901,101 @@ mod paired {
 
     fn workload<T: Int>(spec: &WorkloadSpec, rounds: usize, clock: Clock) {
         let pool = Pool::<T>::new(spec);
-        let name = spec.name;
-        let decoders = |ours: DecodeBatch, peer: DecodeBatch, op: &str| {
-            let check = |run: DecodeBatch, start: usize| {
-                let got = run(black_box(&pool.buf[..]), pool.offsets[start]);
+        let label = |op: &str| format!("{op}/{}", spec.name);
+        let decoders: [(&str, [DecodeBatch; 2]); 2] = [
+            (
+                "decode vs varint-simd",
+                [api_runs::decode::<T>, simd_runs::decode::<T>],
+            ),
+            (
+                "decode_unchecked vs decode_unsafe",
+                [
+                    api_runs::decode_unchecked::<T>,
+                    simd_runs::decode_unchecked::<T>,
+                ],
+            ),
+        ];
+        for (op, runs) in decoders {
+            let batch = |contender: usize, start: usize| {
+                let got = runs[contender](black_box(&pool.buf[..]), pool.offsets[start]);
                 if got != Some(pool.expected(start)) {
                     mismatch(op, start, got, pool.expected(start));
                 }
             };
-            compare(
-                &format!("{op}/{name}"),
-                &pool,
-                rounds,
-                clock,
-                |start| check(ours, start),
-                |start| check(peer, start),
-                |_| {},
-            );
-        };
-        decoders(
-            api_runs::decode::<T>,
-            simd_runs::decode::<T>,
-            "decode vs varint-simd",
-        );
-        decoders(
-            api_runs::decode_unchecked::<T>,
-            simd_runs::decode_unchecked::<T>,
-            "decode_unchecked vs decode_unsafe",
-        );
-        let mut out = vec![0u8; OUT_LEN];
-        let mut encoders =
-            |ours: fn(&[T], &mut [u8]) -> usize, peer: fn(&[T], &mut [u8]) -> usize, op: &str| {
-                let out = std::cell::RefCell::new(&mut out);
-                // The length of every batch inside the timed loop, the bytes of
-                // a round's last batch after it (as `bench_encode` does).
-                let check = |run: fn(&[T], &mut [u8]) -> usize, start: usize| {
-                    let len = run(
-                        &pool.values[start..start + BATCH],
-                        black_box(&mut out.borrow_mut()[..]),
-                    );
-                    if len != pool.encoded(start).len() {
-                        mismatch(op, start, len, pool.encoded(start).len());
-                    }
-                };
-                let verify = |start: usize| {
-                    if out.borrow()[..pool.encoded(start).len()] != *pool.encoded(start) {
-                        mismatch(op, start, "different bytes", "the pool's varints");
-                    }
-                };
-                compare(
-                    &format!("{op}/{name}"),
-                    &pool,
-                    rounds,
-                    clock,
-                    |start| check(ours, start),
-                    |start| check(peer, start),
-                    verify,
-                );
-            };
-        encoders(
-            api_runs::encode_to_slice::<T>,
-            simd_runs::encode_to_slice::<T>,
-            "encode_to_slice vs varint-simd",
-        );
-        encoders(
-            api_runs::encode_store::<T>,
-            simd_runs::encode_store::<T>,
-            "encode+store16 vs varint-simd",
-        );
-        let lens = |ours: fn(&[T]) -> usize, peer: fn(&[T]) -> usize, op: &str| {
-            let check = |run: fn(&[T]) -> usize, start: usize| {
-                let total = run(black_box(&pool.values[start..start + BATCH]));
-                if total != pool.encoded(start).len() {
-                    mismatch(op, start, total, pool.encoded(start).len());
+            compare(&label(op), &pool, rounds, clock, batch, |_| {});
+        }
+        let encoders: [(&str, [EncodeBatch<T>; 2]); 2] = [
+            (
+                "encode_to_slice vs varint-simd",
+                [
+                    api_runs::encode_to_slice::<T>,
+                    simd_runs::encode_to_slice::<T>,
+                ],
+            ),
+            (
+                "encode+store16 vs varint-simd",
+                [api_runs::encode_store::<T>, simd_runs::encode_store::<T>],
+            ),
+        ];
+        let out = std::cell::RefCell::new(vec![0u8; OUT_LEN]);
+        for (op, runs) in encoders {
+            // The length of every batch inside the timed loop, the bytes of
+            // a turn's last batch after it (as `bench_encode` does).
+            let batch = |contender: usize, start: usize| {
+                let values = &pool.values[start..start + BATCH];
+                let len = runs[contender](values, black_box(&mut out.borrow_mut()[..]));
+                if len != pool.encoded(start).len() {
+                    mismatch(op, start, len, pool.encoded(start).len());
                 }
             };
-            compare(
-                &format!("{op}/{name}"),
-                &pool,
-                rounds,
-                clock,
-                |start| check(ours, start),
-                |start| check(peer, start),
-                |_| {},
-            );
+            let verify = |start: usize| {
+                if out.borrow()[..pool.encoded(start).len()] != *pool.encoded(start) {
+                    mismatch(op, start, "different bytes", "the pool's varints");
+                }
+            };
+            compare(&label(op), &pool, rounds, clock, batch, verify);
+        }
+        let op = "encoded_len vs prost";
+        let runs: [fn(&[T]) -> usize; 2] = [api_runs::encoded_len::<T>, peer_runs::prost_len::<T>];
+        let batch = |contender: usize, start: usize| {
+            let total = runs[contender](black_box(&pool.values[start..start + BATCH]));
+            if total != pool.encoded(start).len() {
+                mismatch(op, start, total, pool.encoded(start).len());
+            }
         };
-        lens(
-            api_runs::encoded_len::<T>,
-            peer_runs::prost_len::<T>,
-            "encoded_len vs prost",
-        );
+        compare(&label(op), &pool, rounds, clock, batch, |_| {});
     }
 
-    /// Times `ours` and `peer` (each runs and checks the batch at a value
-    /// index) in alternating rounds on the same windows, `verify`ing the
-    /// last batch of each turn after its timed loop; prints the medians.
+    /// Times `batch(contender, start)` (0: ours, 1: the peer; each runs and
+    /// checks the batch at value index `start`) in alternating rounds, both
+    /// contenders of a round on the same windows, and `verify`s the last
+    /// batch of each turn after its timed loop; prints the medians.
     fn compare<T>(
         label: &str,
         pool: &Pool<T>,
         rounds: usize,
         clock: Clock,
-        mut ours: impl FnMut(usize),
-        mut peer: impl FnMut(usize),
+        mut batch: impl FnMut(usize, usize),
         mut verify: impl FnMut(usize),
     ) {
-        let mut times = [Vec::with_capacity(rounds), Vec::with_capacity(rounds)];
-        for round in 0..rounds {
-            let seed = 0x853c_49e6_748f_ea9b ^ (round as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            for turn in 0..2 {
-                let contender = (round + turn) % 2;
+        print_paired(
+            label,
+            rounds,
+            BATCHES_PER_ROUND * BATCH,
+            |round, contender| {
+                let seed =
+                    0x853c_49e6_748f_ea9b ^ (round as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
                 let mut windows = Windows::with_seed(pool, seed);
                 let mut start = 0;
                 let elapsed = clock.time(|| {
                     for _ in 0..BATCHES_PER_ROUND {
                         start = windows.next_start();
-                        if contender == 0 {
-                            ours(start)
-                        } else {
-                            peer(start)
-                        }
+                        batch(contender, start);
                     }
                 });
                 verify(start);
-                times[contender]
-                    .push(elapsed.as_secs_f64() * 1e9 / (BATCHES_PER_ROUND * BATCH) as f64);
-            }
-        }
-        let median = |samples: &mut Vec<f64>| {
-            samples.sort_by(f64::total_cmp);
-            samples[samples.len() / 2]
-        };
-        let (ours, peer) = (median(&mut times[0]), median(&mut times[1]));
-        println!(
-            "{label:<44} {ours:>14.3} {peer:>14.3} {:>8.2}x",
-            peer / ours
+                elapsed
+            },
         );
     }
 }

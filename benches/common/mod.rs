@@ -316,3 +316,70 @@ fn thread_cpu_time() -> Duration {
     assert_eq!(status, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
     Duration::new(now.tv_sec as u64, now.tv_nsec as u32)
 }
+
+/// `main` of a bench binary: the criterion `group`, or with
+/// `VARINT_BENCH_PAIRED` set its paired mode (`None`: the target has none,
+/// as off x86-64, where varint-simd does not build).
+pub fn bench_main(group: fn(), paired: Option<fn()>) {
+    if std::env::var_os("VARINT_BENCH_PAIRED").is_none() {
+        group();
+        criterion::Criterion::default()
+            .configure_from_args()
+            .final_summary();
+    } else if let Some(paired) = paired {
+        paired();
+    } else {
+        eprintln!("VARINT_BENCH_PAIRED: the pairs are with varint-simd, which is x86-64 only");
+    }
+}
+
+/// Paired mode (x86-64 only: its peer is varint-simd): the rounds
+/// (`VARINT_BENCH_ROUNDS`, else `default`); sets `VARINT_BENCH_WORKLOADS`
+/// to `workloads` unless it is set.
+#[cfg(target_arch = "x86_64")]
+pub fn paired_rounds(default: usize, workloads: &str) -> usize {
+    if std::env::var_os("VARINT_BENCH_WORKLOADS").is_none() {
+        std::env::set_var("VARINT_BENCH_WORKLOADS", workloads);
+    }
+    std::env::var("VARINT_BENCH_ROUNDS")
+        .map(|r| r.parse().expect("VARINT_BENCH_ROUNDS: a number"))
+        .unwrap_or(default)
+}
+
+/// Paired mode: `rounds` rounds of `time(round, 0)` (ours) and
+/// `time(round, 1)` (the peer), the order alternating from round to round;
+/// prints `label` and the two medians per value (`values` per turn) with
+/// their ratio, in the table that scripts/bench-report.py reads.
+#[cfg(target_arch = "x86_64")]
+pub fn print_paired(
+    label: &str,
+    rounds: usize,
+    values: usize,
+    mut time: impl FnMut(usize, usize) -> Duration,
+) {
+    let mut times = [Vec::with_capacity(rounds), Vec::with_capacity(rounds)];
+    for round in 0..rounds {
+        for turn in 0..2 {
+            let contender = (round + turn) % 2;
+            times[contender].push(time(round, contender));
+        }
+    }
+    let mut median_ns = |k: usize| {
+        times[k].sort();
+        times[k][times[k].len() / 2].as_secs_f64() * 1e9 / values as f64
+    };
+    let (ours, peer) = (median_ns(0), median_ns(1));
+    println!(
+        "{label:<44} {ours:>14.3} {peer:>14.3} {:>8.2}x",
+        peer / ours
+    );
+}
+
+/// The column heads of [`print_paired`]'s table.
+#[cfg(target_arch = "x86_64")]
+pub fn print_paired_header() {
+    println!(
+        "{:<44} {:>14} {:>14} {:>9}",
+        "operation/workload", "ours ns/value", "peer ns/value", "speedup"
+    );
+}
