@@ -95,7 +95,8 @@ pub enum Backend {
     Scalar,
     /// SSSE3: the table-driven fixed-grid decoder on 16-byte vectors.
     Ssse3,
-    /// AVX2: the same decoder with 256-bit merges.
+    /// AVX2 (with BMI1/BMI2/LZCNT): the same decoder with 256-bit merges;
+    /// encodes with `PDEP` where [`pdep_is_fast`](crate::pdep_is_fast).
     Avx2,
     /// AVX-512 F/BW/VL/CD/VBMI/VBMI2: fixed 64-byte chunks, `vpcompressb`
     /// and `vpermb`/`vpermt2b` instead of tables.
@@ -626,6 +627,7 @@ impl Backend {
                 "avx512vbmi2",
                 "bmi1",
                 "bmi2",
+                "lzcnt",
                 "popcnt"
             ),
             Backend::Neon => cfg!(all(
@@ -773,6 +775,16 @@ impl Backend {
                 // `out` holds the encoding of all `values` (the guard).
                 let written = unsafe { crate::arch::x86_64::avx512::encode_slice(values, out) };
                 (values.len(), written)
+            }
+            // Without room for the AVX-512 kernel, and on AVX2 CPUs (this
+            // backend requires BMI2 and LZCNT): the word encoder with `PDEP`
+            // where it is fast (1.8x the portable word encoder's values/s
+            // on the protobuf-like mix, see `bmi2::encode_slice_into`).
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 | Backend::Avx512Vbmi2 if crate::pdep_is_fast() => {
+                // SAFETY: both backends require BMI2 and LZCNT, and the CPU
+                // supports this one (checked above).
+                unsafe { crate::arch::x86_64::bmi2::encode_slice_into(values, out) }
             }
             // Any room: the NEON kernel hands the last values to the
             // scalar encoder, so it stops exactly where that one would.
@@ -1142,14 +1154,29 @@ pub fn encode_slice_into<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usi
 
 /// Scalar reference for the bulk encoders.
 pub(crate) fn encode_slice_into_scalar<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usize) {
+    encode_slice_into_with(values, out, scalar::encode::<T>)
+}
+
+/// The value-by-value bulk encoder around a single-value kernel
+/// `encode(value, window) -> len` (which may write all 16 bytes of
+/// `window`): each value is encoded straight into `out` while 16 bytes of
+/// room remain after its position, then through a stack window and an
+/// exact copy, so that nothing past the last whole varint is touched.
+/// Shared by the scalar reference and the BMI2 encoder.
+#[inline(always)]
+pub(crate) fn encode_slice_into_with<T: VarInt>(
+    values: &[T],
+    out: &mut [u8],
+    encode: impl Fn(T, &mut [u8; 16]) -> usize,
+) -> (usize, usize) {
     let mut pos = 0;
     for (index, &value) in values.iter().enumerate() {
         let rest = &mut out[pos..];
         let len = if let Some(window) = rest.first_chunk_mut::<16>() {
-            scalar::encode(value, window)
+            encode(value, window)
         } else {
             let mut window = [0u8; 16];
-            let len = scalar::encode(value, &mut window);
+            let len = encode(value, &mut window);
             let Some(dest) = rest.get_mut(..len) else {
                 return (index, pos);
             };
