@@ -93,10 +93,12 @@ pub enum Backend {
     /// Portable code: a terminator bitmap per 64-byte block (SSE2
     /// `pmovmskb` on x86-64), then an 8-byte-word step per value.
     Scalar,
-    /// SSSE3: the table-driven fixed-grid decoder on 16-byte vectors.
+    /// SSSE3: the table-driven fixed-grid decoder on 16-byte vectors; a
+    /// Stream-VByte-style encoder (four values per `pshufb` step).
     Ssse3,
     /// AVX2 (with BMI1/BMI2/LZCNT): the same decoder with 256-bit merges;
-    /// encodes with `PDEP` where [`pdep_is_fast`](crate::pdep_is_fast).
+    /// the same encoder, with `PDEP` for values of 2^28 and more where
+    /// [`pdep_is_fast`](crate::pdep_is_fast).
     Avx2,
     /// AVX-512 F/BW/VL/CD/VBMI/VBMI2: fixed 64-byte chunks, `vpcompressb`
     /// and `vpermb`/`vpermt2b` instead of tables.
@@ -619,6 +621,7 @@ impl Backend {
             Backend::Ssse3 => cpu_has!("ssse3", "popcnt"),
             Backend::Avx2 => cpu_has!("avx2", "bmi1", "bmi2", "lzcnt", "popcnt"),
             Backend::Avx512Vbmi2 => cpu_has!(
+                "avx2",
                 "avx512f",
                 "avx512bw",
                 "avx512vl",
@@ -776,15 +779,27 @@ impl Backend {
                 let written = unsafe { crate::arch::x86_64::avx512::encode_slice(values, out) };
                 (values.len(), written)
             }
-            // Without room for the AVX-512 kernel, and on AVX2 CPUs (this
-            // backend requires BMI2 and LZCNT): the word encoder with `PDEP`
-            // where it is fast (1.8x the portable word encoder's values/s
-            // on the protobuf-like mix, see `bmi2::encode_slice_into`).
+            // Without room for the AVX-512 kernel, and on AVX2 CPUs: four
+            // values per `pshufb` step, the word encoder (with `PDEP`
+            // where it is fast) for values of 2^28 and more. Any room:
+            // they stop exactly where the scalar encoder would.
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 | Backend::Avx512Vbmi2 if crate::pdep_is_fast() => {
-                // SAFETY: both backends require BMI2 and LZCNT, and the CPU
-                // supports this one (checked above).
-                unsafe { crate::arch::x86_64::bmi2::encode_slice_into(values, out) }
+            Backend::Avx2 | Backend::Avx512Vbmi2 => {
+                // SAFETY: both backends require AVX2, BMI1, BMI2, LZCNT
+                // and POPCNT, and the CPU supports this one (checked above).
+                unsafe {
+                    crate::arch::x86_64::ssse3_encode::encode_slice_into_avx2(
+                        values,
+                        out,
+                        crate::pdep_is_fast(),
+                    )
+                }
+            }
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ssse3 => {
+                // SAFETY: the backend requires SSSE3 and POPCNT, and the
+                // CPU supports it (checked above).
+                unsafe { crate::arch::x86_64::ssse3_encode::encode_slice_into_ssse3(values, out) }
             }
             // Any room: the NEON kernel hands the last values to the
             // scalar encoder, so it stops exactly where that one would.
@@ -1152,7 +1167,10 @@ pub fn encode_slice_into<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usi
     detected_backend().encode_slice_into(values, out)
 }
 
-/// Scalar reference for the bulk encoders.
+/// Scalar reference for the bulk encoders. Not inlined: the SIMD encoders
+/// call it for their stretches and last values, and it keeps its own
+/// registers.
+#[inline(never)]
 pub(crate) fn encode_slice_into_scalar<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usize) {
     encode_slice_into_with(values, out, scalar::encode::<T>)
 }

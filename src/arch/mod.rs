@@ -14,9 +14,19 @@
 //! ([`Scalar`], `x86_64::{Ssse3, Bmi2}`, `aarch64::Neon`) make every backend callable from
 //! tests and benchmarks whatever the build's choice; their `new()` checks
 //! the running CPU.
+//!
+//! The bulk kernels live beside them (`x86_64::avx2`, `x86_64::avx512`,
+//! `x86_64::ssse3_encode`, `aarch64::neon_bulk`, `aarch64::neon_encode`);
+//! `group_encode` holds what the SSSE3 and NEON bulk encoders share (the
+//! Stream-VByte-style compaction table and the loop around the steps).
 
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 pub mod aarch64;
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little")
+))]
+pub(crate) mod group_encode;
 pub mod scalar;
 #[cfg(target_arch = "x86_64")]
 pub mod x86_64;

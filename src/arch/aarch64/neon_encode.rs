@@ -52,98 +52,18 @@
 //! overlap freely, unlike the scalar loop, whose stores wait for the
 //! previous value's length.
 //!
-//! # Long values, the end of the output, fallback
+//! # Long values, the end of the output
 //!
-//! A step whose four values are not all below 2^28 (one `orr` and `umaxv`
-//! across the input lanes; constant-false for `u8`/`u16`) encodes them with
-//! the scalar single-value encoder instead, inlined: 19% of steps on the
-//! protobuf-like mix, where 5% of the values are full `u64`. Every 32 steps
-//! the number of such steps is checked; over half (uniform `u32`/`u64`,
-//! timestamps, hashes) means the scalar encoder is the cheaper one for this
-//! data, and it takes the next 1024 values (doubling, up to 64 Ki, while
-//! it stays so), as in the NEON decoder.
-//!
-//! Steps run only while the output has room for the widest step (three
-//! scalar varints and a 16-byte window); the values after that go to the
-//! scalar bulk encoder, which writes as many whole varints as fit and
-//! never past `out`. So results are those of the scalar encoder for every
-//! input and output size.
+//! The loop around the steps (steps with a value of 2^28 or more, scalar
+//! stretches, the last values) and the table are shared with the SSSE3
+//! encoder: `arch::group_encode`.
 
 use core::arch::aarch64::*;
 
+use crate::arch::group_encode::{self, CONTROLS, LANE_LIMIT, TOTALS};
 use crate::arch::scalar;
 use crate::bulk::encode_slice_into_scalar;
 use crate::varint::VarInt;
-
-/// Values per step (four 32-bit lanes).
-const GROUP: usize = 4;
-/// Values at or above this take more than 4 bytes: not for the vector lanes.
-const LANE_LIMIT: u64 = 1 << 28;
-/// Steps per block; after each, the number of steps that had to go to
-/// the scalar encoder decides whether to hand it a stretch of values.
-const BLOCK: usize = 32;
-/// More scalar steps than this in a block switch to the scalar encoder.
-const DENSE_LONG: usize = BLOCK / 2;
-/// Values encoded by the scalar encoder before the vector steps resume;
-/// doubled (up to [`MAX_SCALAR_STRETCH`]) after each long-value block in a
-/// row.
-const SCALAR_STRETCH: usize = 1024;
-/// The longest scalar stretch.
-const MAX_SCALAR_STRETCH: usize = 64 * 1024;
-
-/// The compaction recipe for four lengths of 1..=4 bytes.
-#[repr(C, align(16))]
-#[derive(Clone, Copy)]
-struct Controls([[u8; 16]; 256]);
-
-/// `tbl` control for the lengths `len_j = ((index >> 2j) & 3) + 1`: output
-/// bytes `0..total` are value 0's bytes (input bytes 0..len_0), then value
-/// 1's (input bytes 4..4 + len_1), and so on; the rest are zero (index
-/// 0xff).
-const fn control(index: usize) -> [u8; 16] {
-    let mut control = [0xff; 16];
-    let mut at = 0;
-    let mut j = 0;
-    while j < GROUP {
-        let len = ((index >> (2 * j)) & 3) + 1;
-        let mut k = 0;
-        while k < len {
-            control[at] = (4 * j + k) as u8;
-            at += 1;
-            k += 1;
-        }
-        j += 1;
-    }
-    control
-}
-
-/// The controls, built at compile time (256 x 16 bytes).
-static CONTROLS: Controls = {
-    let mut controls = [[0u8; 16]; 256];
-    let mut index = 0;
-    while index < 256 {
-        controls[index] = control(index);
-        index += 1;
-    }
-    Controls(controls)
-};
-
-/// The total length of the four varints of each table entry (4..=16).
-static TOTALS: [u8; 256] = {
-    let mut totals = [0u8; 256];
-    let mut index = 0;
-    while index < 256 {
-        let mut total = GROUP;
-        let mut j = 0;
-        while j < GROUP {
-            total += (index >> (2 * j)) & 3;
-            j += 1;
-        }
-        totals[index] = total as u8;
-        index += 1;
-    }
-    totals
-};
 
 /// Loads 4 values into the 32-bit lanes (truncated: only meaningful when
 /// `fits` is true) and says whether all of them are below 2^28.
@@ -240,148 +160,47 @@ unsafe fn encode_step(k: &Constants, lanes: uint32x4_t, dst: *mut u8) -> usize {
 /// `out` after the written ones may be overwritten. NEON is part of the
 /// aarch64 baseline, so this needs no run-time check.
 pub(crate) fn encode_slice_into<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usize) {
-    // Room a step needs: a slow step's last value starts at most 3 varints
-    // in and the scalar encoder writes a 16-byte window; a vector step
-    // stores 16 bytes.
-    let need = 3 * T::MAX_LEN + 16;
-    // A step advances the output by at most this.
-    let step_max = GROUP * T::MAX_LEN;
     let k = Constants::new();
-    let mut index = 0usize;
-    let mut pos = 0usize;
-    let mut stretch = SCALAR_STRETCH;
-    loop {
-        // Taken afresh after each use of `out` by the scalar encoder.
-        let dst = out.as_mut_ptr();
-        let room = out.len() - pos;
-        let by_room = if room >= need {
-            (room - need) / step_max + 1
-        } else {
-            0
-        };
-        let steps = ((values.len() - index) / GROUP).min(by_room).min(BLOCK);
-        if steps == 0 {
-            break;
-        }
-        let mut long_steps = 0;
-        for group in values[index..index + GROUP * steps].chunks_exact(GROUP) {
-            // `group` is 4 readable values, and `pos + need <= out.len()`
-            // (the `steps` bound: each step advances `pos` by at most
-            // `step_max`). SAFETY: so the vector step's 16 bytes at `pos`,
-            // and the scalar windows below, are inside `out`.
+    group_encode::encode_slice_into(
+        values,
+        out,
+        |group, window| {
+            // SAFETY: `group` is 4 readable values and `window` 16 writable
+            // bytes; NEON is part of the aarch64 baseline.
             unsafe {
                 let (lanes, fits) = load_4(group.as_ptr());
-                if fits {
-                    pos += encode_step(&k, lanes, dst.add(pos));
-                } else {
-                    long_steps += 1;
-                    for &value in group {
-                        // Each window starts at most 3 varints after the
-                        // step's start: inside the `need` bytes of room.
-                        let window = &mut *dst.add(pos).cast::<[u8; 16]>();
-                        pos += scalar::encode(value, window);
-                    }
-                }
+                fits.then(|| encode_step(&k, lanes, window.as_mut_ptr()))
             }
-        }
-        index += GROUP * steps;
-        if steps == BLOCK && long_steps > DENSE_LONG {
-            // Mostly values of 2^28 and more: the scalar encoder is
-            // cheaper per value there. Encode a stretch, then try again.
-            let end = values.len().min(index + stretch);
-            let (n, written) = encode_slice_into_scalar(&values[index..end], &mut out[pos..]);
-            index += n;
-            pos += written;
-            if index < end {
-                // `out` is full.
-                return (index, pos);
-            }
-            stretch = (2 * stretch).min(MAX_SCALAR_STRETCH);
-        } else if steps == BLOCK {
-            stretch = SCALAR_STRETCH;
-        }
-    }
-    let (n, written) = encode_slice_into_scalar(&values[index..], &mut out[pos..]);
-    (index + n, pos + written)
+        },
+        scalar::encode::<T>,
+        encode_slice_into_scalar::<T>,
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
     #[cfg(feature = "alloc")]
-    use alloc::vec::Vec;
-
-    #[test]
-    fn table_entries_compact_the_lengths() {
-        // Lengths 2, 1, 4, 3: codes 1, 0, 3, 2 at bits 0, 2, 4, 6.
-        let index = 0b10_11_00_01;
-        assert_eq!(
-            CONTROLS.0[index],
-            [0, 1, 4, 8, 9, 10, 11, 12, 13, 14, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]
-        );
-        assert_eq!(TOTALS[index], 10);
-        assert_eq!(TOTALS[0], 4);
-        assert_eq!(TOTALS[255], 16);
-        assert_eq!(CONTROLS.0[255], core::array::from_fn(|i| i as u8));
-    }
-
     #[test]
     fn one_step_matches_the_scalar_encoder() {
         let k = Constants::new();
-        // Every length boundary below 2^28, in every lane.
-        let edges = [
-            0u32,
-            1,
-            0x7f,
-            0x80,
-            0x3fff,
-            0x4000,
-            0x1f_ffff,
-            0x20_0000,
-            0x0fff_ffff,
-            0x0abc_def1,
-        ];
-        for (i, &a) in edges.iter().enumerate() {
-            for &b in &edges {
-                let quad = [a, b, edges[(i + 3) % edges.len()], b ^ 0x55];
-                let mut expected = [0u8; 16];
-                let mut at = 0;
-                for &value in &quad {
-                    let mut window = [0u8; 16];
-                    let len = scalar::encode(value, &mut window);
-                    expected[at..at + len].copy_from_slice(&window[..len]);
-                    at += len;
-                }
-                let mut got = [0u8; 16];
-                // SAFETY: `quad` is 4 readable u32 and `got` 16 writable bytes.
-                let total = unsafe {
-                    let (lanes, fits) = load_4(quad.as_ptr());
-                    assert!(fits);
-                    encode_step(&k, lanes, got.as_mut_ptr())
-                };
-                assert_eq!(total, at, "{quad:x?}");
-                assert_eq!(got[..at], expected[..at], "{quad:x?}");
+        group_encode::testing::steps_match_the_scalar_encoder(|quad, window| {
+            // SAFETY: `quad` is 4 readable u32 and `window` 16 writable bytes.
+            unsafe {
+                let (lanes, fits) = load_4(quad.as_ptr());
+                fits.then(|| encode_step(&k, lanes, window.as_mut_ptr()))
             }
-        }
+        });
     }
 
     #[test]
     fn load_4_checks_the_lane_limit() {
-        let check = |values: [u64; 4]| {
-            // SAFETY: 4 readable values.
-            unsafe { load_4(values.as_ptr()).1 }
-        };
-        assert!(check([0, 1, (1 << 28) - 1, 5]));
-        for at in 0..4 {
-            for big in [1 << 28, 1 << 32, 1 << 40, u64::MAX] {
-                let mut values = [3u64; 4];
-                values[at] = big;
-                assert!(!check(values), "{values:x?}");
-            }
-        }
-        let narrow = [1u32, 2, 1 << 28, 4];
-        // SAFETY: 4 readable values.
-        assert!(!unsafe { load_4(narrow.as_ptr()).1 });
+        // SAFETY (both): 4 readable values; NEON is baseline.
+        group_encode::testing::lane_limit_cases(
+            |values| unsafe { load_4(values.as_ptr()).1 },
+            |values| unsafe { load_4(values.as_ptr()).1 },
+        );
         let bytes = [0xffu8, 0x80, 0x7f, 0];
         // SAFETY: 4 readable values.
         let (lanes, fits) = unsafe { load_4(bytes.as_ptr()) };
@@ -391,77 +210,13 @@ mod tests {
     }
 
     #[cfg(feature = "alloc")]
-    fn agrees_with_scalar<T: VarInt>(values: &[T]) {
-        let mut expected = alloc::vec![0u8; values.len() * T::MAX_LEN + 16];
-        let (n, total) = encode_slice_into_scalar(values, &mut expected);
-        assert_eq!(n, values.len());
-        expected.truncate(total);
-        // Exact room, every room near the end and a few small ones.
-        let rooms = (total.saturating_sub(80)..=total + 20).chain([0, 1, 15, 16, 17, total / 2]);
-        for room in rooms {
-            let mut want = alloc::vec![0u8; room];
-            let mut got = alloc::vec![0u8; room];
-            let expected_result = encode_slice_into_scalar(values, &mut want);
-            let result = encode_slice_into(values, &mut got);
-            assert_eq!(
-                result,
-                expected_result,
-                "{} values, room {room}",
-                values.len()
-            );
-            assert_eq!(got[..result.1], expected[..result.1], "room {room}");
-        }
-    }
-
-    #[cfg(feature = "alloc")]
     #[test]
     fn long_runs_switch_paths_and_agree_with_scalar() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            state ^ (state >> 29)
-        };
-        // Runs of small values, protobuf-like mixes and full-width values,
-        // long enough (several blocks) to switch between the vector steps
-        // and the scalar stretches.
-        let mut values = Vec::new();
-        for run in 0..16 {
-            let count = 100 + next() % 3000;
-            for _ in 0..count {
-                let r = next();
-                values.push(match run % 4 {
-                    0 => r & 0x3fff,
-                    // Protobuf-like, with 5% long values whose low 32 bits
-                    // alone would fit a lane.
-                    1 => match r % 100 {
-                        0..=59 => r >> 57,
-                        60..=84 => r >> 50,
-                        85..=94 => r >> 36,
-                        _ => (r >> 40) << (32 + r % 32),
-                    },
-                    2 => r >> (r % 64),
-                    _ => r | 1 << 63,
-                });
-            }
-        }
-        agrees_with_scalar::<u64>(&values);
-        let narrow: Vec<u32> = values.iter().map(|&v| (v >> (v % 5 * 8)) as u32).collect();
-        let mut long_low_half_zero = alloc::vec![5u64; 64];
-        for at in 0..64 {
-            long_low_half_zero[at] = 1 << (28 + at % 36);
-            agrees_with_scalar::<u64>(&long_low_half_zero);
-            long_low_half_zero[at] = 5;
-        }
-        agrees_with_scalar::<u32>(&narrow);
-        let short: Vec<u16> = values.iter().map(|&v| v as u16).collect();
-        agrees_with_scalar::<u16>(&short);
-        let tiny: Vec<u8> = values.iter().map(|&v| v as u8).collect();
-        agrees_with_scalar::<u8>(&tiny);
-        for count in 0..=70 {
-            agrees_with_scalar::<u64>(&values[..count]);
-            agrees_with_scalar::<u32>(&narrow[..count]);
-        }
+        group_encode::testing::long_runs_agree_with_scalar(
+            encode_slice_into::<u64>,
+            encode_slice_into::<u32>,
+            encode_slice_into::<u16>,
+            encode_slice_into::<u8>,
+        );
     }
 }

@@ -82,24 +82,17 @@ pub unsafe fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {
     scalar::encode_with::<T>(value.to_u64(), out, |value| _pdep_u64(value, PAYLOAD_BITS))
 }
 
-/// The bulk encoder of the AVX2 backend (and of the AVX-512 one when `out`
-/// is too short for its kernel) where [`pdep_is_fast`](crate::pdep_is_fast):
-/// the scalar reference's value-by-value loop with this backend's word
-/// encoder, one `PDEP` instead of the three shift-and-mask steps that
-/// spread a value into 7-bit groups. Same results, room rule and return
-/// value as the reference; chosen at run time, so a default build gets it.
-///
-/// The loop is bound by instruction throughput, not by a dependency chain
-/// (each value's length comes from its own `lzcnt`), so the 11 instructions
-/// that `PDEP` replaces are most of the difference: `Backend::Avx2`'s
-/// encode before and after, default build, in-process A/B
-/// (`AB_OP=encode scripts/ab-bulk`): protobuf-like mix 2.0x (171 -> 342 M
-/// values/s at 10,000 values; 1.9x at 1,000,000), uniform `u64` 1.8x,
-/// 1-byte values 2.1x.
+/// The value-by-value bulk encoder with this backend's word encoder: the
+/// scalar reference's loop (same results, room rule and return value) with
+/// one `PDEP` per value instead of three shift-and-mask steps. The SSSE3
+/// group encoder of the AVX2 bulk backend hands it stretches of values of
+/// 2^28 and more, and the last values, where `PDEP` is fast. Not inlined,
+/// so that it keeps its own registers (see `arch::group_encode`).
 ///
 /// # Safety
 /// The CPU must support BMI2 and LZCNT.
 #[target_feature(enable = "bmi1,bmi2,lzcnt")]
+#[inline(never)]
 pub(crate) unsafe fn encode_slice_into<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usize) {
     crate::bulk::encode_slice_into_with(values, out, |value, window| {
         // SAFETY: this function's caller guarantees BMI2.

@@ -1,9 +1,12 @@
-//! x86-64 backends: SSSE3 (and AVX2 encoding of the same kernels) and BMI2.
+//! x86-64 backends: SSSE3 (and AVX2 encoding of the same kernels) and BMI2;
+//! the bulk kernels (`avx2`: SSSE3/AVX2 decoders, `ssse3_encode`: the
+//! SSSE3/AVX2 encoder, `avx512`).
 
 pub(crate) mod avx2;
 pub(crate) mod avx512;
 pub mod bmi2;
 pub mod ssse3;
+pub(crate) mod ssse3_encode;
 
 /// True if the running CPU has `feature`: detected at run time with `std`,
 /// otherwise known only from the build's target features.
