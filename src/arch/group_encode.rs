@@ -146,9 +146,8 @@ pub(crate) fn encode_slice_into<T: VarInt>(
         }
         let mut long_steps = 0;
         for group in values[index..index + GROUP * steps].chunks_exact(GROUP) {
-            // `pos + need <= out.len()` (the `steps` bound: each step
-            // advances `pos` by at most `step_max`). SAFETY: so the
-            // 16-byte window at `pos` is inside `out`, and no other
+            // `pos + need <= out.len()`: each step advances `pos` by at most `step_max`.
+            // SAFETY: so the 16-byte window at `pos` is inside `out`; no other
             // reference to `out` is live.
             let window = unsafe { &mut *dst.add(pos).cast::<[u8; 16]>() };
             let group = group.first_chunk::<GROUP>().expect("chunks of GROUP");

@@ -124,9 +124,9 @@ unsafe fn load_4<T: VarInt>(src: *const T) -> (__m128i, bool) {
 /// `dst` must be valid for writing 16 bytes; the CPU must have SSSE3.
 #[inline(always)]
 unsafe fn encode_step(lanes: __m128i, dst: *mut u8) -> usize {
-    // SAFETY: register operations, a 16-byte load from the table (the index
-    // is below 256: two 4-bit codes) and the 16-byte store the caller has
-    // room for; SSSE3 (caller).
+    // The index is below 256 (two 4-bit codes): inside the table.
+    // SAFETY: register operations, a table load and a 16-byte store the
+    // caller has room for; SSSE3 (caller).
     unsafe {
         // Bits 14..28 to bits 16..30: each 14-bit half in its halfword.
         let high14 = _mm_and_si128(lanes, _mm_set1_epi32(0x0fff_c000));
@@ -232,8 +232,8 @@ pub(crate) unsafe fn encode_slice_into_avx2<T: VarInt>(
     out: &mut [u8],
     pdep_fast: bool,
 ) -> (usize, usize) {
-    // SAFETY (all): this function's caller guarantees the features.
     if pdep_fast {
+        // SAFETY: this function's caller guarantees the features.
         unsafe {
             encode_groups(
                 values,
@@ -243,6 +243,7 @@ pub(crate) unsafe fn encode_slice_into_avx2<T: VarInt>(
             )
         }
     } else {
+        // SAFETY: this function's caller guarantees the features.
         unsafe { encode_groups_portable(values, out) }
     }
 }
@@ -287,14 +288,30 @@ mod tests {
         });
     }
 
+    /// `load_4`'s lane-limit answer.
+    fn fits<T: VarInt>(values: &[T; 4]) -> bool {
+        // SAFETY: 4 readable values; the loads and the check are SSE2 (baseline).
+        unsafe { load_4(values.as_ptr()).1 }
+    }
+
+    /// The SSSE3 encoder, on a CPU that `ssse3()` accepted.
+    fn ssse3_encode<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usize) {
+        assert!(ssse3());
+        // SAFETY: the CPU has SSSE3 and POPCNT (asserted above).
+        unsafe { encode_slice_into_ssse3(values, out) }
+    }
+
+    /// The AVX2 encoder (the PDEP word encoder or the portable one), on a
+    /// CPU that `avx2()` accepted; PDEP is only slow where microcoded.
+    fn avx2_encode<T: VarInt, const PDEP: bool>(values: &[T], out: &mut [u8]) -> (usize, usize) {
+        assert!(avx2());
+        // SAFETY: the CPU has AVX2, BMI1, BMI2, LZCNT and POPCNT (asserted above).
+        unsafe { encode_slice_into_avx2(values, out, PDEP) }
+    }
+
     #[test]
     fn load_4_checks_the_lane_limit() {
-        // SAFETY (both): 4 readable values; the loads and the check use SSE2
-        // only (baseline).
-        group_encode::testing::lane_limit_cases(
-            |values| unsafe { load_4(values.as_ptr()).1 },
-            |values| unsafe { load_4(values.as_ptr()).1 },
-        );
+        group_encode::testing::lane_limit_cases(fits::<u64>, fits::<u32>);
         let bytes = [0xffu8, 0x80, 0x7f, 0];
         // SAFETY: 4 readable values.
         let (lanes, fits) = unsafe { load_4(bytes.as_ptr()) };
@@ -308,26 +325,26 @@ mod tests {
     #[test]
     fn long_runs_switch_paths_and_agree_with_scalar() {
         if ssse3() {
-            // SAFETY (each): the CPU has SSSE3 and POPCNT (checked above).
             group_encode::testing::long_runs_agree_with_scalar(
-                |v: &[u64], o: &mut [u8]| unsafe { encode_slice_into_ssse3(v, o) },
-                |v: &[u32], o: &mut [u8]| unsafe { encode_slice_into_ssse3(v, o) },
-                |v: &[u16], o: &mut [u8]| unsafe { encode_slice_into_ssse3(v, o) },
-                |v: &[u8], o: &mut [u8]| unsafe { encode_slice_into_ssse3(v, o) },
+                ssse3_encode::<u64>,
+                ssse3_encode::<u32>,
+                ssse3_encode::<u16>,
+                ssse3_encode::<u8>,
             );
         }
         if avx2() {
-            for pdep in [false, true] {
-                // SAFETY (each): the CPU has AVX2, BMI1, BMI2, LZCNT and
-                // POPCNT (checked above); `pdep = true` is only slow where
-                // PDEP is microcoded, never wrong.
-                group_encode::testing::long_runs_agree_with_scalar(
-                    |v: &[u64], o: &mut [u8]| unsafe { encode_slice_into_avx2(v, o, pdep) },
-                    |v: &[u32], o: &mut [u8]| unsafe { encode_slice_into_avx2(v, o, pdep) },
-                    |v: &[u16], o: &mut [u8]| unsafe { encode_slice_into_avx2(v, o, pdep) },
-                    |v: &[u8], o: &mut [u8]| unsafe { encode_slice_into_avx2(v, o, pdep) },
-                );
-            }
+            group_encode::testing::long_runs_agree_with_scalar(
+                avx2_encode::<u64, true>,
+                avx2_encode::<u32, true>,
+                avx2_encode::<u16, true>,
+                avx2_encode::<u8, true>,
+            );
+            group_encode::testing::long_runs_agree_with_scalar(
+                avx2_encode::<u64, false>,
+                avx2_encode::<u32, false>,
+                avx2_encode::<u16, false>,
+                avx2_encode::<u8, false>,
+            );
         }
     }
 }
