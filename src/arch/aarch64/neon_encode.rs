@@ -60,7 +60,7 @@
 
 use core::arch::aarch64::*;
 
-use crate::arch::group_encode::{self, CONTROLS, LANE_LIMIT, TOTALS};
+use crate::arch::group_encode::{self, CONTROLS, GROUP, LANE_LIMIT, TOTALS};
 use crate::arch::scalar;
 use crate::bulk::encode_slice_into_scalar;
 use crate::varint::VarInt;
@@ -155,6 +155,22 @@ unsafe fn encode_step(k: &Constants, lanes: uint32x4_t, dst: *mut u8) -> usize {
     }
 }
 
+/// The `step` of the shared loop (`group_encode::encode_slice_into`): the
+/// four values of `group` into `window` if all are below 2^28.
+#[inline(always)]
+fn group_step<T: VarInt>(
+    k: &Constants,
+    group: &[T; GROUP],
+    window: &mut [u8; 16],
+) -> Option<usize> {
+    // SAFETY: `group` is 4 readable values and `window` 16 writable bytes;
+    // NEON is part of the aarch64 baseline.
+    unsafe {
+        let (lanes, fits) = load_4(group.as_ptr());
+        fits.then(|| encode_step(k, lanes, window.as_mut_ptr()))
+    }
+}
+
 /// Encodes as many of `values` as fit, whole, into `out`; returns (values
 /// encoded, bytes written), exactly as the scalar bulk encoder. Bytes of
 /// `out` after the written ones may be overwritten. NEON is part of the
@@ -164,14 +180,7 @@ pub(crate) fn encode_slice_into<T: VarInt>(values: &[T], out: &mut [u8]) -> (usi
     group_encode::encode_slice_into(
         values,
         out,
-        |group, window| {
-            // SAFETY: `group` is 4 readable values and `window` 16 writable
-            // bytes; NEON is part of the aarch64 baseline.
-            unsafe {
-                let (lanes, fits) = load_4(group.as_ptr());
-                fits.then(|| encode_step(&k, lanes, window.as_mut_ptr()))
-            }
-        },
+        |group, window| group_step(&k, group, window),
         scalar::encode::<T>,
         encode_slice_into_scalar::<T>,
     )
@@ -186,11 +195,7 @@ mod tests {
     fn one_step_matches_the_scalar_encoder() {
         let k = Constants::new();
         group_encode::testing::steps_match_the_scalar_encoder(|quad, window| {
-            // SAFETY: `quad` is 4 readable u32 and `window` 16 writable bytes.
-            unsafe {
-                let (lanes, fits) = load_4(quad.as_ptr());
-                fits.then(|| encode_step(&k, lanes, window.as_mut_ptr()))
-            }
+            group_step(&k, quad, window)
         });
     }
 

@@ -46,7 +46,7 @@
 
 use core::arch::x86_64::*;
 
-use crate::arch::group_encode::{self, CONTROLS, LANE_LIMIT, TOTALS};
+use crate::arch::group_encode::{self, CONTROLS, GROUP, LANE_LIMIT, TOTALS};
 use crate::arch::scalar;
 use crate::arch::x86_64::bmi2;
 use crate::bulk::encode_slice_into_scalar;
@@ -158,6 +158,21 @@ unsafe fn encode_step(lanes: __m128i, dst: *mut u8) -> usize {
     }
 }
 
+/// The `step` of the shared loop (`group_encode::encode_slice_into`): the
+/// four values of `group` into `window` if all are below 2^28.
+///
+/// # Safety
+/// The CPU must have SSSE3.
+#[inline(always)]
+unsafe fn group_step<T: VarInt>(group: &[T; GROUP], window: &mut [u8; 16]) -> Option<usize> {
+    // SAFETY: `group` is 4 readable values and `window` 16 writable bytes;
+    // SSSE3 (caller).
+    unsafe {
+        let (lanes, fits) = load_4(group.as_ptr());
+        fits.then(|| encode_step(lanes, window.as_mut_ptr()))
+    }
+}
+
 /// The shared loop with this file's step and the given word encoder.
 ///
 /// # Safety
@@ -172,14 +187,8 @@ unsafe fn encode_groups<T: VarInt>(
     group_encode::encode_slice_into(
         values,
         out,
-        |group, window| {
-            // SAFETY: `group` is 4 readable values and `window` 16 writable
-            // bytes; SSSE3 and POPCNT (caller).
-            unsafe {
-                let (lanes, fits) = load_4(group.as_ptr());
-                fits.then(|| encode_step(lanes, window.as_mut_ptr()))
-            }
-        },
+        // SAFETY: SSSE3 (caller).
+        |group, window| unsafe { group_step(group, window) },
         encode_one,
         encode_rest,
     )
@@ -278,13 +287,9 @@ mod tests {
         if !ssse3() {
             return;
         }
-        group_encode::testing::steps_match_the_scalar_encoder(|quad, window| {
-            // SAFETY: `quad` is 4 readable u32, `window` 16 writable bytes;
-            // the CPU has SSSE3 and POPCNT (checked above).
-            unsafe {
-                let (lanes, fits) = load_4(quad.as_ptr());
-                fits.then(|| encode_step(lanes, window.as_mut_ptr()))
-            }
+        // SAFETY: the CPU has SSSE3 (checked above).
+        group_encode::testing::steps_match_the_scalar_encoder(|quad, window| unsafe {
+            group_step(quad, window)
         });
     }
 
