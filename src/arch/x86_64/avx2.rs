@@ -1130,9 +1130,15 @@ unsafe fn decode_slice_with<K: Kernel, T: VarInt>(
         // SAFETY: written <= out_len and q <= len.
         let (mut dst, mut at) = unsafe { (base.add(written), src.add(q)) };
         let mut exit = Exit::Done;
-        // SAFETY: at + 64 <= src + len (`blocks` >= 1).
-        // (Through an offset of opaque(0) == 0: see `opaque`.)
-        let mut next_mask = unsafe { K::mask64(at.add(opaque(0))) };
+        // The first block's mask, if loaded ahead (else each block loads
+        // its own below).
+        let mut next_mask = if K::MASK_AHEAD {
+            // SAFETY: at + 64 <= src + len (`blocks` >= 1).
+            // (Through an offset of opaque(0) == 0: see `opaque`.)
+            unsafe { K::mask64(at.add(opaque(0))) }
+        } else {
+            0
+        };
         for block in 0..blocks {
             let mut mask = next_mask;
             // With `MASK_AHEAD`, the next block's mask now (the last block
