@@ -1130,8 +1130,7 @@ unsafe fn decode_slice_with<K: Kernel, T: VarInt>(
         // SAFETY: written <= out_len and q <= len.
         let (mut dst, mut at) = unsafe { (base.add(written), src.add(q)) };
         let mut exit = Exit::Done;
-        // The first block's mask, if loaded ahead (else each block loads
-        // its own below).
+        // With `MASK_AHEAD`, the mask of the block after the current one.
         let mut next_mask = if K::MASK_AHEAD {
             // SAFETY: at + 64 <= src + len (`blocks` >= 1).
             // (Through an offset of opaque(0) == 0: see `opaque`.)
@@ -1140,21 +1139,16 @@ unsafe fn decode_slice_with<K: Kernel, T: VarInt>(
             0
         };
         for block in 0..blocks {
-            let mut mask = next_mask;
-            // With `MASK_AHEAD`, the next block's mask now (the last block
-            // reloads its own), else this block's.
-            let ahead = if !K::MASK_AHEAD {
-                0
-            } else if block + 1 < blocks {
-                BLOCK_BYTES
+            let mask = if K::MASK_AHEAD {
+                // The last block reloads its own: no load past `input`.
+                let ahead = if block + 1 < blocks { BLOCK_BYTES } else { 0 };
+                // SAFETY: at + ahead + 64 <= src + len (`blocks`).
+                let ahead_mask = unsafe { K::mask64(at.add(ahead + opaque(0))) };
+                core::mem::replace(&mut next_mask, ahead_mask)
             } else {
-                0
+                // SAFETY: at + 64 <= src + len (`blocks`).
+                unsafe { K::mask64(at.add(opaque(0))) }
             };
-            // SAFETY: at + ahead + 64 <= src + len (`blocks`).
-            next_mask = unsafe { K::mask64(at.add(ahead + opaque(0))) };
-            if !K::MASK_AHEAD {
-                mask = next_mask;
-            }
             if mask == 0 && carry_128 == 0 {
                 exit = Exit::Ones;
                 break;
