@@ -231,9 +231,15 @@ unsafe fn decode_chunks<T: VarInt>(
         } else {
             0
         };
+        // Computed for every chunk of 64-bit values, long varints or not: on
+        // the protobuf-like mix (5% of 10-byte varints, ~32 per chunk) about
+        // 80% of the chunks have one, a branch that no predictor learns on
+        // real data, and skipping the work saved less than the mispredicts
+        // cost (A/B, Zen 4, 1M values: mix 1.05-1.08x, 2-byte 1.07-1.11x,
+        // uniform u32 1.30x, u64 1.03-1.07x, 1-byte equal).
         // SAFETY: the caller enables the features; no memory is touched.
         let tops = unsafe {
-            if long_starts != 0 {
+            if T::MAX_LEN > 8 {
                 // SAFETY: 128 bytes from `base` are inside `input` (loop
                 // condition), as `chunk_top_bytes` requires.
                 let (tops, too_long_or_big) =
@@ -292,9 +298,7 @@ unsafe fn decode_chunks<T: VarInt>(
             unsafe {
                 let starts = _mm512_maskz_compress_epi8(starts_mask, iota);
                 let dest = out.as_mut_ptr().cast::<T>().add(written);
-                // Windows of small values have no long varints (a
-                // predictable branch for them).
-                if long_starts != 0 {
+                if T::MAX_LEN > 8 {
                     decode_chunk_groups::<T, true>(data, next, starts, tops, count, dest);
                 } else {
                     decode_chunk_groups::<T, false>(data, next, starts, tops, count, dest);
