@@ -441,9 +441,8 @@ static GROUP_SELECT: GroupSelect = {
 #[inline(always)]
 unsafe fn lane_sources(starts: __m512i, group: usize) -> __m512i {
     let select = &GROUP_SELECT.0[(group / 8) % 8];
-    // SAFETY: the caller guarantees the CPU features; `select` is 64
-    // readable bytes, aligned to 64 (`GroupSelect`'s alignment, and each
-    // entry is 64 bytes).
+    // `select` is 64 bytes at a multiple of 64 (`GroupSelect`'s alignment).
+    // SAFETY: the caller guarantees the CPU features; `select` as above.
     unsafe {
         let select = _mm512_load_si512(select.as_ptr().cast());
         let byte_in_lane = _mm512_set1_epi64(0x0706_0504_0302_0100);
