@@ -810,3 +810,50 @@ fn detected_backend_is_the_fastest_supported() {
         assert_eq!(detected.to_string(), expected);
     }
 }
+
+/// `encoded_len_sum` at every bit length, one length at a time: the AVX-512
+/// backend looks each lane's length up in a table indexed by its leading
+/// zeros, so an entry off by one must not hide in a sum over mixed values.
+/// Each value fills whole vectors (16 and 17 copies: full steps and the
+/// masked remainder) of every type, through every backend.
+#[test]
+fn encoded_len_sum_at_every_bit_length() {
+    let backends = bulk_backends();
+    let mut values = vec![0u64];
+    for bits in 1..=64u32 {
+        values.push(u64::MAX >> (64 - bits)); // the largest with `bits` bits
+        values.push(1 << (bits - 1)); // the smallest
+    }
+    for &value in &values {
+        let len = reference_encode(value).len();
+        for copies in [1usize, 16, 17] {
+            let wide = vec![value; copies];
+            let narrow = vec![value as u32; copies];
+            let short = vec![value as u16; copies];
+            let tiny = vec![value as u8; copies];
+            for backend in &backends {
+                let expect = |v: u64| copies * reference_encode(v).len();
+                assert_eq!(
+                    backend.encoded_len_sum(&wide),
+                    copies * len,
+                    "{backend}: {value:#x}"
+                );
+                assert_eq!(
+                    backend.encoded_len_sum(&narrow),
+                    expect(u64::from(value as u32)),
+                    "{backend}: {value:#x} as u32"
+                );
+                assert_eq!(
+                    backend.encoded_len_sum(&short),
+                    expect(u64::from(value as u16)),
+                    "{backend}: {value:#x} as u16"
+                );
+                assert_eq!(
+                    backend.encoded_len_sum(&tiny),
+                    expect(u64::from(value as u8)),
+                    "{backend}: {value:#x} as u8"
+                );
+            }
+        }
+    }
+}
