@@ -34,6 +34,22 @@
 //! the busiest: `vpermt2b` and `vpcompressb` take it for 2 cycles each on
 //! the development machine.)
 //!
+//! **Why 64-bit lanes, 8 values per group.** A group costs about 12 vector
+//! operations, and on the Zen 4 host (512-bit operations issued as two
+//! 256-bit halves; `vpermb`, `vpermt2b`, `vpsrlq` and the two multiplies
+//! one per cycle each) the groups take about 70% of the time on the
+//! protobuf-like mix. 32-bit lanes, 16 values per group (the first 4 bytes
+//! of each varint, `vpmaddubsw` + `vpmaddwd` give the value with no shift
+//! or merge, `vpunpck{l,h}dq` with zero widen it), take about 5 operations
+//! per 8 values and decode chunks of 1- to 4-byte varints faster
+//! (in-process A/B, 1M values of 2 bytes: 1.35-1.4x). But they need a
+//! second path for the 5% of 10-byte varints of the mix (80% of its chunks
+//! hold one): rewriting those values with scalar decodes afterwards cost
+//! more than the lanes saved (2 to 4 per chunk: mix 0.72-0.86x), and
+//! switching per chunk between the two kinds of lanes slowed even data that
+//! never took the 32-bit path (uniform u32 values: 0.63-0.66x, the same
+//! with the path out of line). Measured 2026-11-23; not kept.
+//!
 //! The last 64..127 bytes of the input, and the values once `out` has
 //! room for fewer than 64 more, go through windows that start at the next
 //! varint (the earlier design, at most 32 values each), then the scalar
