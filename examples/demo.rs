@@ -71,10 +71,10 @@ fn main() -> ExitCode {
         reference_encode(v, &mut reference);
     }
     let mut buf = vec![0u8; values.len() * 10 + SLACK];
-    let bytes = encode_all(Api, &values, &mut buf);
+    let bytes = Api.encode_all(&values, &mut buf);
     let encoded = &buf[..bytes];
     let mut decoded = vec![0u64; values.len()];
-    let consumed = decode_all(Api, encoded, &mut decoded);
+    let consumed = Api.decode_all(encoded, &mut decoded);
     let ok = encoded == reference.as_slice() && consumed == Ok(bytes) && decoded == values;
     failures += usize::from(!ok);
     println!("unsigned (60% < 2^7, 25% < 2^14, 10% < 2^28, 5% any u64)");
@@ -221,11 +221,41 @@ fn main() -> ExitCode {
 
 // ---- Backends under one interface ---------------------------------------------
 
-/// The operations the demo times, so one generic loop serves every backend
-/// (monomorphized per backend: no indirect calls in the timed loops).
+/// The loops the demo times, one pair per backend. Each backend's pair is
+/// compiled with the backend's target feature (as `benches/single.rs` does),
+/// so that its kernels inline into the loop: a call per value would time
+/// the call, not the backend.
 trait Backend: Copy {
-    fn decode(self, input: &[u8]) -> Result<(u64, usize), DecodeError>;
-    fn encode_to_slice(self, value: u64, out: &mut [u8]) -> usize;
+    /// Decodes `out.len()` varints from `input`; returns the bytes consumed.
+    fn decode_all(self, input: &[u8], out: &mut [u64]) -> Result<usize, DecodeError>;
+    /// Encodes `values` back to back into `buf`; returns the number of bytes.
+    fn encode_all(self, values: &[u64], buf: &mut [u8]) -> usize;
+}
+
+/// The decode loop shared by every backend.
+#[inline(always)]
+fn decode_loop(
+    input: &[u8],
+    out: &mut [u64],
+    decode: impl Fn(&[u8]) -> Result<(u64, usize), DecodeError>,
+) -> Result<usize, DecodeError> {
+    let mut pos = 0;
+    for slot in out.iter_mut() {
+        let (v, len) = decode(&input[pos..])?;
+        *slot = v;
+        pos += len;
+    }
+    Ok(pos)
+}
+
+/// The encode loop shared by every backend.
+#[inline(always)]
+fn encode_loop(values: &[u64], buf: &mut [u8], encode: impl Fn(u64, &mut [u8]) -> usize) -> usize {
+    let mut pos = 0;
+    for &v in values {
+        pos += encode(v, &mut buf[pos..]);
+    }
+    pos
 }
 
 /// The public single-value API, whose backend was chosen at compile time.
@@ -233,33 +263,46 @@ trait Backend: Copy {
 struct Api;
 
 impl Backend for Api {
-    #[inline(always)]
-    fn decode(self, input: &[u8]) -> Result<(u64, usize), DecodeError> {
-        varint_turbo::decode::<u64>(input)
+    fn decode_all(self, input: &[u8], out: &mut [u64]) -> Result<usize, DecodeError> {
+        decode_loop(input, out, varint_turbo::decode::<u64>)
     }
-    #[inline(always)]
-    fn encode_to_slice(self, value: u64, out: &mut [u8]) -> usize {
-        varint_turbo::encode_to_slice(value, out)
+    fn encode_all(self, values: &[u64], buf: &mut [u8]) -> usize {
+        encode_loop(values, buf, varint_turbo::encode_to_slice::<u64>)
     }
 }
 
 macro_rules! impl_backend {
-    ($($ty:ty),*) => {$(
+    ($ty:ty $(, $feature:literal)?) => {
         impl Backend for $ty {
-            #[inline(always)]
-            fn decode(self, input: &[u8]) -> Result<(u64, usize), DecodeError> {
-                <$ty>::decode::<u64>(self, input)
+            fn decode_all(self, input: &[u8], out: &mut [u64]) -> Result<usize, DecodeError> {
+                /// # Safety
+                /// The CPU must have the backend's target feature.
+                $(#[target_feature(enable = $feature)])?
+                unsafe fn run(b: $ty, input: &[u8], out: &mut [u64]) -> Result<usize, DecodeError> {
+                    decode_loop(input, out, |rest| b.decode::<u64>(rest))
+                }
+                // SAFETY: a backend value exists only where `new()` found its
+                // target feature on this CPU.
+                unsafe { run(self, input, out) }
             }
-            #[inline(always)]
-            fn encode_to_slice(self, value: u64, out: &mut [u8]) -> usize {
-                <$ty>::encode_to_slice::<u64>(self, value, out)
+            fn encode_all(self, values: &[u64], buf: &mut [u8]) -> usize {
+                /// # Safety
+                /// The CPU must have the backend's target feature.
+                $(#[target_feature(enable = $feature)])?
+                unsafe fn run(b: $ty, values: &[u64], buf: &mut [u8]) -> usize {
+                    encode_loop(values, buf, |v, rest| b.encode_to_slice::<u64>(v, rest))
+                }
+                // SAFETY: as in `decode_all`.
+                unsafe { run(self, values, buf) }
             }
         }
-    )*};
+    };
 }
 impl_backend!(Scalar);
 #[cfg(target_arch = "x86_64")]
-impl_backend!(Ssse3, Bmi2);
+impl_backend!(Ssse3, "ssse3");
+#[cfg(target_arch = "x86_64")]
+impl_backend!(Bmi2, "bmi2");
 
 fn available_backends() -> Vec<&'static str> {
     #[allow(unused_mut)]
@@ -276,33 +319,13 @@ fn available_backends() -> Vec<&'static str> {
     names
 }
 
-/// Encodes `values` back to back into `buf`; returns the number of bytes.
-fn encode_all<B: Backend>(backend: B, values: &[u64], buf: &mut [u8]) -> usize {
-    let mut pos = 0;
-    for &v in values {
-        pos += backend.encode_to_slice(v, &mut buf[pos..]);
-    }
-    pos
-}
-
-/// Decodes `out.len()` varints from `input`; returns the bytes consumed.
-fn decode_all<B: Backend>(backend: B, input: &[u8], out: &mut [u64]) -> Result<usize, DecodeError> {
-    let mut pos = 0;
-    for slot in out.iter_mut() {
-        let (v, len) = backend.decode(&input[pos..])?;
-        *slot = v;
-        pos += len;
-    }
-    Ok(pos)
-}
-
 /// Times decode and encode through `backend`, checks both against the
 /// reference, prints one table row; returns the number of failed checks.
 fn bench<B: Backend>(name: &str, backend: B, values: &[u64], encoded: &[u8]) -> usize {
     let mut decoded = vec![0u64; values.len()];
     let mut result = Ok(0);
     let decode_time = time_best(|| {
-        result = decode_all(backend, black_box(encoded), &mut decoded);
+        result = backend.decode_all(black_box(encoded), &mut decoded);
         black_box(&decoded);
     });
     let decode_ok = result == Ok(encoded.len()) && decoded == values;
@@ -310,7 +333,7 @@ fn bench<B: Backend>(name: &str, backend: B, values: &[u64], encoded: &[u8]) -> 
     let mut buf = vec![0u8; values.len() * 10 + SLACK];
     let mut bytes = 0;
     let encode_time = time_best(|| {
-        bytes = encode_all(backend, black_box(values), &mut buf);
+        bytes = backend.encode_all(black_box(values), &mut buf);
         black_box(&buf);
     });
     let encode_ok = &buf[..bytes] == encoded;
