@@ -30,9 +30,10 @@
 //! that a group finds each varint's top byte at byte 7 of its gather indices:
 //! one `vpermb` and an `or` per group instead of a third gather and four
 //! more instructions. (Loads rather than shuffles of the two chunks, and no
-//! `vpcompressb` into slot order, because port 5 runs every shuffle and is
-//! the busiest: `vpermt2b` and `vpcompressb` take it for 2 cycles each on
-//! the development machine.)
+//! `vpcompressb` into slot order, because the shuffle unit is the busiest:
+//! on Intel's port 5 `vpermt2b` and `vpcompressb` take 2 cycles each
+//! (Sapphire Rapids, where this was tuned); on the Zen 4 host `vpermt2b`
+//! issues one per cycle and `vpcompressb` one per ~1.6 cycles.)
 //!
 //! **Why 64-bit lanes, 8 values per group.** A group costs about 12 vector
 //! operations, and on the Zen 4 host (512-bit operations issued as two
