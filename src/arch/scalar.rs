@@ -207,6 +207,19 @@ pub(crate) fn decode_unchecked_with<T: VarInt>(
         let keep = u64::MAX >> (64 - 8 * len);
         return (T::from_u64_unchecked(pack(word, keep)), len);
     }
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi1"))]
+    if T::MAX_LEN == 10 {
+        // u64 without a branch on the length (see the helper for why and
+        // the measurements). `top` is 0 unless the varint reaches byte 8,
+        // and has byte 9 only if it reaches byte 9, so its packed payload
+        // shifted to bit 56 is the value's top 8 bits (or nothing).
+        let (stops, len, top) = crate::arch::x86_64::bmi2::unchecked_u64_stops_len_top(
+            word,
+            u64::from(u16::from_le_bytes([window[8], window[9]])),
+        );
+        let low = pack(word, stops ^ stops.wrapping_sub(1));
+        return (T::from_u64_unchecked(low | pack(top, 0xffff) << 56), len);
+    }
     let stops = stop_bits(word);
     if T::MAX_LEN <= 8 {
         // A forced stop bit at byte MAX_LEN - 1 bounds the length of a
