@@ -17,7 +17,9 @@
 //! * **encode** is the inverse: three steps spread the value into 7-bit
 //!   groups, one OR adds the continuation bits of all but the last byte
 //!   (from a table indexed by the value's leading zeros, as is the length),
-//!   an 8-byte and a 2-byte store write them.
+//!   an 8-byte and a 2-byte store write them. Bytes 8 and 9 (values of
+//!   2^56 and more) are the value's top 8 bits as they stand, plus a 10th
+//!   byte from a third table.
 //! * **encoded_len** is Go protobuf's `SizeVarint`: `(9 * bit_length + 64) / 64`,
 //!   branch-free.
 //!
@@ -306,6 +308,17 @@ const CONTINUATION_BY_LEADING_ZEROS: [u64; 65] = {
     masks
 };
 
+/// Bytes 8 and 9 of the varint of a value with `lz` leading zero bits, less
+/// the value's bits 56..63 (which are byte 8 as they stand: bit 63 is byte
+/// 8's continuation bit exactly when there is a 10th byte): the 10th byte,
+/// 0x01, for `lz == 0`. A table rather than `value >> 63 << 8`, because the
+/// encode loop is bound by ALU throughput and the table costs a load.
+const TENTH_BYTE_BY_LEADING_ZEROS: [u16; 65] = {
+    let mut tenth = [0u16; 65];
+    tenth[0] = 0x0100;
+    tenth
+};
+
 /// A value's varint as words: bytes 0..8 (little-endian), bytes 8 and 9
 /// (zero unless the value is at least 2^56), and the length (1..=10). The
 /// encode body shared by the scalar and BMI2 backends; they differ in how
@@ -327,7 +340,11 @@ pub(crate) fn encode_words_with<T: VarInt>(
     let lz = leading_zeros(value);
     let len = usize::from(LEN_BY_LEADING_ZEROS[lz]);
     let low = spread(value) | CONTINUATION_BY_LEADING_ZEROS[lz];
-    let high = if T::MAX_LEN > 8 { top_bytes(value) } else { 0 };
+    let high = if T::MAX_LEN > 8 {
+        (value >> 56) as u16 | TENTH_BYTE_BY_LEADING_ZEROS[lz]
+    } else {
+        0
+    };
     (low, high, len)
 }
 
@@ -345,16 +362,6 @@ pub(crate) fn encode_with<T: VarInt>(
         out[8..10].copy_from_slice(&high.to_le_bytes());
     }
     len
-}
-
-/// Bytes 8 and 9 of a value's varint (for types of more than 56 bits): byte
-/// 8 carries 7 of the top 8 bits, byte 9 the last one. Bit 7 of `top` is
-/// set exactly when there is a 10th byte, so it doubles as byte 8's
-/// continuation bit.
-#[inline(always)]
-fn top_bytes(value: u64) -> u16 {
-    let top = value >> 56;
-    (top | (top >> 7) << 8) as u16
 }
 
 /// `value.leading_zeros()` (0..=64), as cheap as the target allows: one
