@@ -13,7 +13,9 @@
 //!   at bytes 8 and 9. There is deliberately no 1-byte fast path: on mixed
 //!   lengths its branch mispredicts about every other value. (In builds
 //!   with BMI1 the stop bits come from the x86-64 module's `andn`, see
-//!   `stop_bits`: the same operation, one cycle shorter than LLVM's form.)
+//!   `stop_bits`: the same operation, one cycle shorter than LLVM's form;
+//!   and `decode_unchecked::<u64>` takes its length without a branch, from
+//!   `tzcnt` and a carry, see `x86_64::bmi2::unchecked_u64_stops_len_top`.)
 //! * **encode** is the inverse: three steps spread the value into 7-bit
 //!   groups, one OR adds the continuation bits of all but the last byte
 //!   (from a table indexed by the value's leading zeros, as is the length),
