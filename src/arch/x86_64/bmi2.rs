@@ -153,23 +153,24 @@ pub(crate) fn andn_continuation_bits(word: u64) -> u64 {
 /// andn   stops = !word & 0x8080..80   ZF: no stop bit in bytes 0..8
 /// cmovnz top = 0                      only a long varint keeps bytes 8, 9
 /// tzcnt  len = stops                  7, 15, .., 63, or 64
-/// shr    len >>= 3                    CF = bit 2 of tzcnt (1 unless 64)
+/// shr    len >>= 3                    0..=7, or 8
 /// movzx  ninth = top & 0xff
 /// bt     top, 7                       CF = a 10th byte follows
 /// cmovnc top = ninth                  drop byte 9 unless it is the 10th
-/// adc    len += 1 + CF
+/// adc    len += 1 + CF                1..=8, or 9 + (a 10th byte)
 /// ```
 ///
 /// The chain a parser's loop waits for (load, `andn`, `tzcnt`, `shr`,
 /// `adc`, its own `add`) is as long as the branchy form's (`inc` in place
-/// of `adc`); `cmovnz`, `bt` run beside it (their byte load starts with the
-/// word's). Written as `asm!` because LLVM turns the selects back into
-/// the branch (and cannot know that `shr` leaves CF = 1 for 7..=63).
+/// of `adc`); `cmovnz` and `bt` run beside it (the 2-byte load of `top`
+/// starts with the word's). Written as `asm!` because LLVM turns the
+/// selects back into the branch, and cannot tie the `bt` flag to `adc`.
 /// Measured with `AB_NATIVE=1 scripts/ab-single` (`decode_unchecked::<u64>`,
 /// Zen 4): 1.09-1.10x on the protobuf-like mix, 0.98-1.0x on the mix
 /// without its long values, 1.01x on uniform u64. The checked `decode`
 /// keeps the branch: with its overflow test and bounds checks the extra
-/// instructions cost as much as the mispredictions they save (0.92-0.99x).
+/// instructions cost as much as the mispredictions they save (0.91-0.99x;
+/// BENCHMARKS.md has the measurements).
 #[cfg(target_feature = "bmi1")]
 #[inline(always)]
 pub(crate) fn unchecked_u64_stops_len_top(word: u64, top: u64) -> (u64, usize, u64) {
