@@ -1,53 +1,12 @@
-//! The single-value decoders of the public API.
-//!
-//! Every backend kernel works on a 16-byte window: the first 16 bytes of the
-//! input, or the input copied into a zero-padded buffer when it is shorter
-//! (the tail of a buffer). A zero pad byte ends the varint, so a truncated
-//! input shows up as a length past the input's end: one comparison
-//! separates it from success, and the kernels never read outside the slice.
+//! The single-value decoders of the public API: the compile-time choice of
+//! kernel (`arch::selected`) on a 16-byte window (`arch::window`: the
+//! first 16 bytes of the input, or a zero-padded copy of a shorter input).
 
 use crate::arch::selected;
+use crate::arch::window::decode_with;
+use crate::error::DecodeError;
 use crate::varint::VarInt;
 use crate::zigzag::ZigZag;
-use crate::DecodeError;
-
-/// Runs `kernel` on the input's 16-byte window and turns a length past the
-/// end into [`DecodeError::Truncated`]. Shared by the public functions and
-/// every per-backend type.
-#[inline(always)]
-pub(crate) fn decode_with<T: VarInt>(
-    input: &[u8],
-    kernel: impl FnOnce(&[u8; 16]) -> Result<(T, usize), DecodeError>,
-) -> Result<(T, usize), DecodeError> {
-    if let Some(window) = input.first_chunk::<16>() {
-        // 16 bytes hold any varint up to MAX_LEN: no truncation possible.
-        kernel(window)
-    } else {
-        decode_short(input, kernel)
-    }
-}
-
-/// The tail of a buffer: fewer than 16 bytes. Kept out of line so the hot
-/// path stays small.
-#[inline(never)]
-#[cold]
-fn decode_short<T: VarInt>(
-    input: &[u8],
-    kernel: impl FnOnce(&[u8; 16]) -> Result<(T, usize), DecodeError>,
-) -> Result<(T, usize), DecodeError> {
-    if input.is_empty() {
-        return Err(DecodeError::Truncated);
-    }
-    let mut window = [0u8; 16];
-    window[..input.len()].copy_from_slice(input);
-    // A prefix shorter than MAX_LEN cannot overflow (it carries at most
-    // 7 * (MAX_LEN - 1) bits), so an Overflow from the kernel is final and
-    // a length past the input means it was cut off.
-    match kernel(&window) {
-        Ok((_, len)) if len > input.len() => Err(DecodeError::Truncated),
-        result => result,
-    }
-}
 
 /// Decodes one varint from the start of `input` into `T`.
 ///

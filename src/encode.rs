@@ -6,40 +6,14 @@
 //! backend, one `PDEP` in the BMI2 one), the continuation bits for that
 //! length come from a table, and bytes 0..10 are written as one 8-byte and
 //! one 2-byte store (zeros past the varint). A caller's slice shorter than
-//! 16 bytes goes through a local window and a copy of `len` bytes. The
-//! backend is chosen at compile time, as for decoding.
+//! 16 bytes goes through a local window and a copy of `len` bytes
+//! (`arch::window`). The backend is chosen at compile time, as for
+//! decoding.
 
+use crate::arch::window::encode_to_slice_with;
 use crate::arch::{scalar, selected};
 use crate::varint::VarInt;
 use crate::zigzag::ZigZag;
-
-/// Writes the varint of `value` through `kernel` into `out`: directly when
-/// `out` has 16 bytes (kernels store whole words), else through a local
-/// buffer. Panics like `char::encode_utf8` if `out` is too short.
-#[inline(always)]
-pub(crate) fn encode_to_slice_with(
-    out: &mut [u8],
-    kernel: impl FnOnce(&mut [u8; 16]) -> usize,
-) -> usize {
-    if let Some(window) = out.first_chunk_mut::<16>() {
-        kernel(window)
-    } else {
-        let mut buf = [0u8; 16];
-        let len = kernel(&mut buf);
-        let Some(dest) = out.get_mut(..len) else {
-            too_short(len, out.len())
-        };
-        dest.copy_from_slice(&buf[..len]);
-        len
-    }
-}
-
-#[cold]
-#[inline(never)]
-#[track_caller]
-fn too_short(needed: usize, got: usize) -> ! {
-    panic!("encode_to_slice: the varint needs {needed} bytes but the buffer has {got}")
-}
 
 /// Encodes `value` as a varint: returns a 16-byte array whose first `len`
 /// bytes are the varint, and `len` (1..=10). Bytes past `len` are zero.

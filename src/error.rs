@@ -1,4 +1,6 @@
-//! The error type of the single-value decoders.
+//! The error types: [`DecodeError`] (one varint) and [`BulkDecodeError`]
+//! (which varint of a buffer, where, and why). Every kernel under `arch`
+//! reports through them, so they sit below both the kernels and the API.
 
 use core::fmt;
 
@@ -32,3 +34,76 @@ impl fmt::Display for DecodeError {
 
 #[cfg(feature = "std")]
 impl std::error::Error for DecodeError {}
+
+/// A bulk decode failed: which value, where, and why. The values before it
+/// have been written to the output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BulkDecodeError {
+    kind: DecodeError,
+    index: usize,
+    offset: usize,
+}
+
+impl BulkDecodeError {
+    pub(crate) fn new(kind: DecodeError, index: usize, offset: usize) -> Self {
+        Self {
+            kind,
+            index,
+            offset,
+        }
+    }
+    /// Why the value could not be decoded.
+    ///
+    /// ```
+    /// use varint_turbo::{decode_slice, DecodeError};
+    /// let mut out = [0u8; 4];
+    /// // 300 does not fit a u8.
+    /// let error = decode_slice(&[0x01, 0x02, 0xac, 0x02], &mut out).unwrap_err();
+    /// assert_eq!(error.kind(), DecodeError::Overflow);
+    /// ```
+    pub fn kind(&self) -> DecodeError {
+        self.kind
+    }
+    /// The index of the failing value (= number of values decoded before it).
+    ///
+    /// ```
+    /// use varint_turbo::{decode_slice, DecodeError};
+    /// let mut out = [0u8; 4];
+    /// // 300 does not fit a u8.
+    /// let error = decode_slice(&[0x01, 0x02, 0xac, 0x02], &mut out).unwrap_err();
+    /// assert_eq!(error.index(), 2);
+    /// assert_eq!(out[..2], [1, 2]);
+    /// ```
+    pub fn index(&self) -> usize {
+        self.index
+    }
+    /// The byte offset in the input where the failing varint starts.
+    ///
+    /// ```
+    /// use varint_turbo::{decode_slice, DecodeError};
+    /// let mut out = [0u8; 4];
+    /// // 300 does not fit a u8.
+    /// let error = decode_slice(&[0x01, 0x02, 0xac, 0x02], &mut out).unwrap_err();
+    /// assert_eq!(error.offset(), 2);
+    /// ```
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+}
+
+impl fmt::Display for BulkDecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} (value {} at byte offset {})",
+            self.kind, self.index, self.offset
+        )
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for BulkDecodeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.kind)
+    }
+}

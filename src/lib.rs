@@ -136,7 +136,7 @@ mod zigzag;
 pub use arch::single_value_backend;
 pub use bulk::{
     count_varints, decode_slice, decode_slice_zigzag, detected_backend, encode_slice_into,
-    encode_slice_zigzag_into, encoded_len_sum, Backend, BulkDecodeError,
+    encode_slice_zigzag_into, encoded_len_sum, Backend,
 };
 #[cfg(feature = "alloc")]
 pub use bulk::{decode_all, decode_all_zigzag, encode_slice, encode_slice_zigzag};
@@ -145,7 +145,7 @@ pub use bytes_ext::{BufMutVarint, BufVarint};
 pub use cpu::pdep_is_fast;
 pub use decode::{decode, decode_len, decode_unchecked, decode_zigzag};
 pub use encode::{encode, encode_to_slice, encode_zigzag, encode_zigzag_to_slice, encoded_len};
-pub use error::DecodeError;
+pub use error::{BulkDecodeError, DecodeError};
 #[cfg(feature = "std")]
 pub use io::{BufReadVarint, ReadVarint, WriteVarint};
 pub use varint::VarInt;

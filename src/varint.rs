@@ -4,7 +4,12 @@
 //! carries at most 64 bits) and narrows at the end, after one range check
 //! that the constants below make free for `u64`.
 
-use crate::DecodeError;
+use crate::error::DecodeError;
+
+/// The continuation bit of every byte of a `u64`.
+pub(crate) const CONTINUATION_BITS: u64 = 0x8080_8080_8080_8080;
+/// The 7 payload bits of every byte of a `u64`.
+pub(crate) const PAYLOAD_BITS: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 
 mod sealed {
     /// Internal conversions; not nameable outside the crate, so the trait

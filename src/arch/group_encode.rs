@@ -6,7 +6,7 @@
 //!
 //! The per-architecture step (spread the four values into 7-bit groups, set
 //! the continuation bits, shuffle with the table's control, one 16-byte
-//! store) is in `aarch64::neon_encode` (`tbl`) and `x86_64::ssse3_encode`
+//! store) is in `aarch64::neon::encode_slice` (`tbl`) and `x86_64::ssse3::encode_slice`
 //! (`pshufb`); both shuffles make a zero byte of a control byte `0xff`, so
 //! they share the table. This module has the table and the loop around the
 //! steps: the long values, the scalar stretches and the end of the output.
@@ -191,7 +191,7 @@ pub(crate) mod testing {
     #[cfg(feature = "alloc")]
     use crate::arch::scalar;
     #[cfg(feature = "alloc")]
-    use crate::bulk::encode_slice_into_scalar;
+    use crate::arch::scalar::encode_slice::encode_slice_into_scalar;
     #[cfg(feature = "alloc")]
     use crate::varint::VarInt;
     #[cfg(feature = "alloc")]

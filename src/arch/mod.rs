@@ -1,6 +1,33 @@
-//! Backends, one file each with the same function names (`decode`,
-//! `decode_unchecked`, `encode`) over a 16-byte window, in the layout of
-//! memchr's `arch/`:
+//! Every kernel, one backend per file, in the layout of memchr's `arch/`:
+//! the folder tree is the dispatch tree. Nothing here calls the public API
+//! (the `bulk`, `decode` and `encode` modules above it); kernels use only
+//! each other and the building blocks below them (the error types, the
+//! `VarInt` trait and the format's constants).
+//!
+//! ```text
+//! arch/
+//!   window.rs          the 16-byte window of the single-value kernels
+//!   selected.rs        the single-value API's compile-time kernel choice
+//!   group_encode.rs    the loop and table the SSSE3 and NEON bulk encoders share
+//!   scalar/            portable: the reference every backend is tested against
+//!     single.rs          decode / decode_unchecked / encode of one value
+//!     decode_slice.rs    bulk decoder (terminator bitmaps, word steps)
+//!     encode_slice.rs    bulk encoder (the single-value encoder in a loop)
+//!     sizes.rs           count_varints, encoded_len_sum
+//!     tail.rs            the value-by-value tail every bulk decoder ends with
+//!   x86_64/
+//!     bmi1.rs, bmi2.rs   single-value BMI1 helpers and the PEXT/PDEP kernels
+//!     grid_decode/       the fixed-grid decoder shared by SSSE3 and AVX2 (mod.rs),
+//!                        its geometry and tables (tables.rs)
+//!     ssse3/             single.rs, decode_slice.rs, encode_slice.rs
+//!     avx2/              decode_slice.rs, encode_slice.rs, sizes.rs
+//!     avx512/            decode_slice.rs, encode_slice.rs, sizes.rs
+//!   aarch64/
+//!     neon/              single.rs, decode_slice.rs, encode_slice.rs
+//! ```
+//!
+//! Single-value kernels share the function names `decode`,
+//! `decode_unchecked` and `encode` over a 16-byte window:
 //!
 //! * [`scalar`]: the reference; portable, no `unsafe`.
 //! * `x86_64::ssse3`: one 16-byte vector per varint (`pmovmskb` for the
@@ -11,14 +38,13 @@
 //!
 //! The single-value API picks one at **compile time** (`selected`), because
 //! an indirect call would cost more than the work. The per-backend types
-//! ([`Scalar`], `x86_64::{Ssse3, Bmi2}`, `aarch64::Neon`) make every backend callable from
-//! tests and benchmarks whatever the build's choice; their `new()` checks
-//! the running CPU.
+//! ([`Scalar`], `x86_64::{Ssse3, Bmi2}`, `aarch64::Neon`) make every backend
+//! callable from tests and benchmarks whatever the build's choice; their
+//! `new()` checks the running CPU.
 //!
-//! The bulk kernels live beside them (`x86_64::avx2`, `x86_64::avx512`,
-//! `x86_64::ssse3_encode`, `aarch64::neon_bulk`, `aarch64::neon_encode`);
-//! `group_encode` holds what the SSSE3 and NEON bulk encoders share (the
-//! Stream-VByte-style compaction table and the loop around the steps).
+//! Bulk kernels share the names `decode_slice`, `encode_slice` (or
+//! `encode_slice_into`), `count_varints` and `encoded_len_sum`; the bulk
+//! API picks one at run time, once (`Backend`, [`detected_backend`](crate::detected_backend)).
 
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 pub mod aarch64;
@@ -28,8 +54,21 @@ pub mod aarch64;
 ))]
 pub(crate) mod group_encode;
 pub mod scalar;
+pub(crate) mod selected;
+pub(crate) mod window;
 #[cfg(target_arch = "x86_64")]
 pub mod x86_64;
+
+pub use selected::single_value_backend;
+
+/// Views initialized slots as possibly uninitialized ones, for the bulk
+/// decoders, which write only initialized values.
+pub(crate) fn as_uninit<T>(out: &mut [T]) -> &mut [core::mem::MaybeUninit<T>] {
+    // Every decoder writes only initialized values (`MaybeUninit::write` or
+    // stores of computed values), so the caller's `&mut [T]` stays initialized.
+    // SAFETY: `MaybeUninit<T>` has the layout of `T`; see above.
+    unsafe { core::slice::from_raw_parts_mut(out.as_mut_ptr().cast(), out.len()) }
+}
 
 /// Generates the safe methods of a per-backend type from its kernels.
 /// `$enabled` is an expression proving the CPU supports the backend (it is
@@ -71,13 +110,13 @@ macro_rules! backend_type {
             /// assert_eq!(backend.decode::<u32>(&[0xac, 0x02]), Ok((300, 2)));
             /// ```
             #[inline]
-            pub fn decode<T: $crate::VarInt>(
+            pub fn decode<T: $crate::varint::VarInt>(
                 self,
                 input: &[u8],
-            ) -> Result<(T, usize), $crate::DecodeError> {
+            ) -> Result<(T, usize), $crate::error::DecodeError> {
                 use $kernels as kernels;
                 // SAFETY: `self` exists only if `new()` found the CPU features.
-                $crate::decode::decode_with(input, |window| unsafe { kernels::decode(window) })
+                $crate::arch::window::decode_with(input, |window| unsafe { kernels::decode(window) })
             }
 
             /// [`decode_unchecked`](crate::decode_unchecked) through this backend.
@@ -97,7 +136,7 @@ macro_rules! backend_type {
             /// assert_eq!(unsafe { backend.decode_unchecked::<u32>(buf.as_ptr()) }, (300, 2));
             /// ```
             #[inline(always)]
-            pub unsafe fn decode_unchecked<T: $crate::VarInt>(self, ptr: *const u8) -> (T, usize) {
+            pub unsafe fn decode_unchecked<T: $crate::varint::VarInt>(self, ptr: *const u8) -> (T, usize) {
                 use $kernels as kernels;
                 // Caller: 16 readable, initialized bytes at `ptr` (alignment 1).
                 // SAFETY: that, and `new()` checked the CPU features.
@@ -115,7 +154,7 @@ macro_rules! backend_type {
             /// assert_eq!(&bytes[..usize::from(len)], &[0xac, 0x02]);
             /// ```
             #[inline]
-            pub fn encode<T: $crate::VarInt>(self, value: T) -> ([u8; 16], u8) {
+            pub fn encode<T: $crate::varint::VarInt>(self, value: T) -> ([u8; 16], u8) {
                 use $kernels as kernels;
                 let mut out = [0u8; 16];
                 // SAFETY: `self` exists only if `new()` found the CPU features.
@@ -138,10 +177,10 @@ macro_rules! backend_type {
             /// assert_eq!(out[..2], [0x96, 0x01]);
             /// ```
             #[inline]
-            pub fn encode_to_slice<T: $crate::VarInt>(self, value: T, out: &mut [u8]) -> usize {
+            pub fn encode_to_slice<T: $crate::varint::VarInt>(self, value: T, out: &mut [u8]) -> usize {
                 use $kernels as kernels;
                 // SAFETY: `self` exists only if `new()` found the CPU features.
-                $crate::encode::encode_to_slice_with(out, |window| unsafe {
+                $crate::arch::window::encode_to_slice_with(out, |window| unsafe {
                     kernels::encode(value, window)
                 })
             }
@@ -153,7 +192,8 @@ pub(crate) use backend_type;
 /// Unsafe-signature wrappers around the safe scalar kernels, so that
 /// `backend_type!` treats every backend alike.
 mod scalar_kernels {
-    use crate::{DecodeError, VarInt};
+    use crate::error::DecodeError;
+    use crate::varint::VarInt;
 
     /// # Safety
     /// None: the scalar kernel is safe; `unsafe` only matches the SIMD kernels.
@@ -188,97 +228,3 @@ backend_type!(
     scalar_kernels,
     enabled: true
 );
-
-/// The compile-time choice for the single-value API.
-///
-/// BMI2 when the build enables it and the build script did not find PDEP
-/// microcoded (`varint_turbo_slow_pdep`); otherwise scalar. The SSSE3
-/// kernels are not selected for single values: on every CPU measured (see
-/// README) the scalar word-at-a-time code is at least as fast, because the
-/// vector path's latency (load, `pmovmskb`, two multiply-adds, two moves
-/// back) exceeds three shift-and-mask steps.
-/// `--cfg varint_turbo_force_scalar` compiles every SIMD path out.
-pub(crate) mod selected {
-    #[allow(unused_imports)]
-    use crate::{DecodeError, VarInt};
-
-    cfg_if::cfg_if! {
-        if #[cfg(all(
-            target_arch = "x86_64",
-            target_feature = "bmi2",
-            not(varint_turbo_slow_pdep),
-            not(varint_turbo_force_scalar)
-        ))] {
-            use super::x86_64::bmi2 as kernels;
-
-            #[inline(always)]
-            pub fn decode<T: VarInt>(window: &[u8; 16]) -> Result<(T, usize), DecodeError> {
-                // SAFETY: BMI2 is enabled for the whole build (cfg above).
-                unsafe { kernels::decode(window) }
-            }
-            #[inline(always)]
-            pub fn decode_unchecked<T: VarInt>(window: &[u8; 16]) -> (T, usize) {
-                // SAFETY: BMI2 is enabled for the whole build (cfg above).
-                unsafe { kernels::decode_unchecked(window) }
-            }
-            #[inline(always)]
-            pub fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {
-                // SAFETY: BMI2 is enabled for the whole build (cfg above).
-                unsafe { kernels::encode(value, out) }
-            }
-            #[inline(always)]
-            pub fn encode_words<T: VarInt>(value: T) -> (u64, u16, usize) {
-                // SAFETY: BMI2 is enabled for the whole build (cfg above).
-                unsafe { kernels::encode_words(value) }
-            }
-            /// Whether [`pack_masked`] is one `PEXT`.
-            pub const PEXT: bool = true;
-            /// The bits of `x` under `mask` (the payload bits of its bytes
-            /// `0..n`: `mask` must be `PAYLOAD_BITS` with whole bytes
-            /// cleared from the top), packed: one PEXT. The scalar bulk
-            /// decoder's word step uses it, so it packs as the single-value
-            /// path does.
-            #[inline(always)]
-            pub fn pack_masked(x: u64, mask: u64) -> u64 {
-                // SAFETY: BMI2 is enabled for the whole build (cfg above).
-                unsafe { core::arch::x86_64::_pext_u64(x, mask) }
-            }
-        } else {
-            pub use super::scalar::{decode, decode_unchecked, encode};
-            pub(crate) use super::scalar::encode_words;
-
-            /// Whether [`pack_masked`] is one `PEXT`.
-            pub const PEXT: bool = false;
-            /// The bits of `x` under `mask` (the payload bits of its bytes
-            /// `0..n`: `mask` must be `PAYLOAD_BITS` with whole bytes
-            /// cleared from the top), packed with the portable
-            /// shift-and-mask steps.
-            #[inline(always)]
-            pub fn pack_masked(x: u64, mask: u64) -> u64 {
-                super::scalar::pack_7bit_groups(x & mask)
-            }
-        }
-    }
-
-    /// The backend's name, for tests and the demo.
-    pub const NAME: &str = if cfg!(all(
-        target_arch = "x86_64",
-        target_feature = "bmi2",
-        not(varint_turbo_slow_pdep),
-        not(varint_turbo_force_scalar)
-    )) {
-        "bmi2"
-    } else {
-        "scalar"
-    };
-}
-
-/// The name of the backend the single-value functions ([`decode`](crate::decode),
-/// [`encode`](crate::encode), ...) were compiled to use: `"scalar"` or `"bmi2"`.
-///
-/// ```
-/// println!("single-value backend: {}", varint_turbo::single_value_backend());
-/// ```
-pub fn single_value_backend() -> &'static str {
-    selected::NAME
-}

@@ -1,12 +1,12 @@
 //! aarch64 backends: NEON (Advanced SIMD), part of the aarch64 baseline, so
 //! every aarch64 CPU runs it and nothing is detected at run time.
 //!
-//! * `neon`: single-value kernels (one 16-byte vector per varint), reachable
-//!   through [`Neon`] and tested against the scalar reference, but **not**
-//!   the compile-time selection for single values (see below).
-//! * `neon_bulk`: the bulk decoder behind [`Backend::Neon`](crate::Backend::Neon),
+//! * `neon::single`: single-value kernels (one 16-byte vector per varint),
+//!   reachable through [`Neon`] and tested against the scalar reference, but
+//!   **not** the compile-time selection for single values (see below).
+//! * `neon::decode_slice`: the bulk decoder behind [`Backend::Neon`](crate::Backend::Neon),
 //!   a Masked-VByte-style `tbl` gather on a fixed grid of 8-byte chunks.
-//! * `neon_encode`: the bulk encoder behind [`Backend::Neon`](crate::Backend::Neon),
+//! * `neon::encode_slice`: the bulk encoder behind [`Backend::Neon`](crate::Backend::Neon),
 //!   Stream-VByte-style: four values per step, their varints squeezed
 //!   together by one `tbl` with a control from a 256-entry table.
 //!
@@ -29,7 +29,7 @@
 //!   cycles each on N1/V1 and 1 on M1). About 10-12 cycles on N1/V1 and 8
 //!   on M1, in about 16 one-cycle integer instructions that the 3 (N1) to
 //!   6 (M1) integer pipes overlap.
-//! * **NEON** (`neon.rs`): `ld1` (6 cycles to use for a vector load on N1/V1),
+//! * **NEON** (`neon/single.rs`): `ld1` (6 cycles to use for a vector load on N1/V1),
 //!   `cmge #0` (2), `shrn #4` (2), `fmov` to a general register (2 on N1/V1,
 //!   more on M1), `rbit` + `clz` (2), `dup` back to a vector and the lane
 //!   compare (3 + 2), `and` (2), three `ushr` + `sli` pairs (4 each: 12),
@@ -62,12 +62,10 @@
 //!
 //! Bulk **encode** goes the same way: values are independent, so the
 //! encoder spreads four of them at a time into 32-bit lanes and compacts
-//! them with one `tbl` and one store (`neon_encode`, which has the
+//! them with one `tbl` and one store (`neon::encode_slice`, which has the
 //! instruction counts and the reasons for a table over per-value stores).
 
 pub(crate) mod neon;
-pub(crate) mod neon_bulk;
-pub(crate) mod neon_encode;
 
 crate::arch::backend_type!(
     /// The NEON single-value backend. Available on every aarch64 CPU
@@ -79,6 +77,6 @@ crate::arch::backend_type!(
     /// }
     /// ```
     Neon,
-    neon,
+    neon::single,
     enabled: cfg!(not(varint_turbo_force_scalar))
 );

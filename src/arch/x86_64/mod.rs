@@ -1,12 +1,24 @@
-//! x86-64 backends: SSSE3 (and AVX2 encoding of the same kernels) and BMI2;
-//! the bulk kernels (`avx2`: SSSE3/AVX2 decoders, `ssse3_encode`: the
-//! SSSE3/AVX2 encoder, `avx512`).
+//! x86-64 backends, one folder or file per instruction set:
+//!
+//! * `bmi1`, [`bmi2`]: single-value helpers and kernels (`andn`/`tzcnt`,
+//!   `PEXT`/`PDEP`) on the scalar control flow;
+//! * [`ssse3`]: the single-value SSSE3 kernels, and the SSSE3 bulk decoder
+//!   and encoder;
+//! * `avx2`: the bulk decoder, encoder and sizing kernels of
+//!   [`Backend::Avx2`](crate::Backend::Avx2);
+//! * `avx512`: those of [`Backend::Avx512Vbmi2`](crate::Backend::Avx512Vbmi2);
+//! * `grid_decode`: the fixed-grid decoder body shared by the SSSE3 and
+//!   AVX2 bulk decoders, which instantiate it for their register width.
+//!
+//! Every `#[target_feature]` function is a kernel's outermost entry point;
+//! what they share is `#[inline(always)]`.
 
 pub(crate) mod avx2;
 pub(crate) mod avx512;
+pub(crate) mod bmi1;
 pub mod bmi2;
+pub(crate) mod grid_decode;
 pub mod ssse3;
-pub(crate) mod ssse3_encode;
 
 /// True if the running CPU has `feature`: detected at run time with `std`,
 /// otherwise known only from the build's target features.

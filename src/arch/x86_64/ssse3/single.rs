@@ -24,9 +24,9 @@
 
 use core::arch::x86_64::*;
 
-use crate::arch::scalar::{encoded_len, CONTINUATION_BITS};
-use crate::varint::{narrow, VarInt};
-use crate::DecodeError;
+use crate::arch::scalar::encoded_len;
+use crate::error::DecodeError;
+use crate::varint::{narrow, VarInt, CONTINUATION_BITS};
 
 /// The varint's payload as (bits 0..56, bits 56..70) and its length
 /// (1..=17, 17 meaning "no last byte among the 16").

@@ -62,7 +62,7 @@ use core::arch::aarch64::*;
 
 use crate::arch::group_encode::{self, CONTROLS, GROUP, LANE_LIMIT, TOTALS};
 use crate::arch::scalar;
-use crate::bulk::encode_slice_into_scalar;
+use crate::arch::scalar::encode_slice::encode_slice_into_scalar;
 use crate::varint::VarInt;
 
 /// Loads 4 values into the 32-bit lanes (truncated: only meaningful when

@@ -60,10 +60,10 @@
 use core::arch::aarch64::*;
 use core::mem::MaybeUninit;
 
-use super::neon::merge_7bit_groups_u32;
-use crate::arch::scalar;
-use crate::bulk::{scalar_values, BulkDecodeError};
-use crate::decode::decode_with;
+use super::single::merge_7bit_groups_u32;
+use crate::arch::scalar::{self, scalar_values};
+use crate::arch::window::decode_with;
+use crate::error::BulkDecodeError;
 use crate::varint::VarInt;
 
 /// Bytes per step: the chunk whose varint ends are decoded.
@@ -395,7 +395,8 @@ fn scalar_chunk<T: VarInt>(
 mod tests {
     use super::*;
     #[cfg(feature = "alloc")]
-    use crate::bulk::decode_slice_scalar;
+    use crate::arch::as_uninit;
+    use crate::arch::scalar::decode_slice::decode_slice_scalar;
     #[cfg(feature = "alloc")]
     use alloc::vec::Vec;
 
@@ -434,8 +435,8 @@ mod tests {
     fn agrees_with_scalar<T: VarInt>(input: &[u8], out_len: usize) {
         let mut want = alloc::vec![T::default(); out_len];
         let mut got = alloc::vec![T::default(); out_len];
-        let expected = decode_slice_scalar(input, crate::bulk::as_uninit(&mut want));
-        let result = decode_slice(input, crate::bulk::as_uninit(&mut got));
+        let expected = decode_slice_scalar(input, as_uninit(&mut want));
+        let result = decode_slice(input, as_uninit(&mut got));
         assert_eq!(result, expected, "len {} out {out_len}", input.len());
         let valid = match expected {
             Ok((written, _)) => written,

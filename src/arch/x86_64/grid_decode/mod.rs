@@ -1,4 +1,7 @@
-//! AVX2 and SSSE3 bulk decoders: a table-driven gather in the manner of
+//! The fixed-grid bulk decoder shared by the SSSE3 and AVX2 backends
+//! (`ssse3::decode_slice`, `avx2::decode_slice`: each implements [`Kernel`]
+//! for its register width and is the `#[target_feature]` entry point): a
+//! table-driven gather in the manner of
 //! Masked VByte (Plaisance, Kurz and Lemire, "Vectorized VByte Decoding",
 //! 2015), but on a **fixed grid** of 7-byte chunks.
 //!
@@ -124,192 +127,28 @@
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use crate::bulk::{decode_slice_scalar, scalar_values, BulkDecodeError};
+use crate::arch::scalar::decode_slice::decode_slice_scalar;
+use crate::arch::scalar::scalar_values;
+use crate::error::BulkDecodeError;
 use crate::varint::VarInt;
 
-/// Bytes per step: the chunk whose varint ends are decoded.
-const CHUNK: usize = 7;
-/// Window bytes before the chunk: 9, so that a 10-byte varint ending at the
-/// chunk's first byte is inside the 16-byte window.
-const BEFORE: usize = 16 - CHUNK;
-/// Chunks per block: 9 chunks of 7 bytes take 63 of the 64 continuation
-/// bits that one block loads. After each block, the output count decides
-/// whether the data is sparse (long varints) enough for the scalar decoder.
-const BLOCK_CHUNKS: usize = 9;
-/// Bytes per block.
-const BLOCK_BYTES: usize = BLOCK_CHUNKS * CHUNK;
-/// Bytes whose continuation bits a block loads (one `u64`).
-const MASK_BYTES: usize = 64;
+mod tables;
+
+pub(super) use tables::ZERO;
+use tables::{
+    too_long_bit, Entry, Tables, BEFORE, BLOCK_BYTES, BLOCK_CHUNKS, CHUNK, LANE0_ROWS, MASK_BYTES,
+    TABLES,
+};
+
 /// Fewer values than this in a block (under one varint per chunk: mostly
 /// 8-10-byte varints) switch to the scalar decoder, which costs less per
 /// value than a chunk step when a step yields less than one value.
 const SPARSE: usize = BLOCK_CHUNKS;
 /// Values decoded by the scalar decoder before the vector steps resume.
 const SCALAR_STRETCH: usize = 1024;
-/// A `pshufb` control byte that produces a zero byte.
-const ZERO: u8 = 0x80;
-
-/// The decoding recipe for one chunk, indexed by its 7 continuation bits.
-#[repr(C, align(64))]
-#[derive(Clone, Copy)]
-struct Entry {
-    /// `pshufb` control for varints 1 and 2 (upper half of vector A).
-    rest: [u8; 16],
-    /// `pshufb` control for varints 3..6 (vector B).
-    b: [u8; 32],
-    // The scalar fields are `u32` so that the step can add and `and` them
-    // straight from memory (one fused micro-op each).
-    /// 8 times the number of varints that end in the chunk: the bytes of
-    /// their `u64` values.
-    n_8: u32,
-    /// `144 * first`, `first` the position of the first end in the chunk
-    /// (0 if there is none): with `128 * carry` the byte offset of varint
-    /// 0's control in `TABLES.lane0`, `128 * (L - 1) + 16 * first`.
-    first_offset: u32,
-    /// `128 * tail`, `tail` the bytes after the chunk's last end: the next
-    /// chunk's `carry` (7 if there is no end, to be added to the current
-    /// `carry`).
-    tail_128: u32,
-    /// `u32::MAX` if no varint ends in the chunk (`carry` grows by 7), else 0.
-    keep: u32,
-}
-
-/// Length of the longest of varints `1..n` of the chunk with continuation
-/// bits `cont` (0 if none): what the narrow types check.
-const fn max_rest(cont: usize) -> u8 {
-    let mut max = 0;
-    let mut start = CHUNK;
-    let mut i = 0;
-    while i < CHUNK {
-        if (cont >> i) & 1 == 0 {
-            if start < CHUNK && i + 1 - start > max {
-                max = i + 1 - start;
-            }
-            start = i + 1;
-        }
-        i += 1;
-    }
-    max as u8
-}
-
-const fn entry(cont: usize) -> Entry {
-    let mut e = Entry {
-        rest: [ZERO; 16],
-        b: [ZERO; 32],
-        n_8: 0,
-        first_offset: 0,
-        tail_128: 128 * CHUNK as u32,
-        keep: u32::MAX,
-    };
-    let mut start = 0;
-    let mut lane = 0;
-    let mut i = 0;
-    while i < CHUNK {
-        if (cont >> i) & 1 == 0 {
-            if lane == 0 {
-                e.first_offset = 144 * i as u32;
-            } else {
-                let len = i + 1 - start;
-                let mut k = 0;
-                while k < len {
-                    let index = (BEFORE + start + k) as u8;
-                    if lane <= 2 {
-                        e.rest[(lane - 1) * 8 + k] = index;
-                    } else {
-                        e.b[(lane - 3) * 8 + k] = index;
-                    }
-                    k += 1;
-                }
-            }
-            lane += 1;
-            start = i + 1;
-        }
-        i += 1;
-    }
-    e.n_8 = 8 * lane as u32;
-    if lane > 0 {
-        e.tail_128 = 128 * (CHUNK - start) as u32;
-        e.keep = 0;
-    }
-    e
-}
-
-/// The longest varint 0 a block can see, minus one: 10 bytes carried into
-/// the block (a longer carry is clamped: it fails anyway), 7 more for each
-/// of the 8 chunks before the last without a varint end, and the last
-/// chunk's first end at most at byte 6.
-const LANE0_MAX_LEN_MINUS_1: usize = 10 + CHUNK * (BLOCK_CHUNKS - 1) + CHUNK - 1;
-/// Rows of the varint-0 control table: `8 * (L - 1) + first`.
-const LANE0_ROWS: usize = 8 * (LANE0_MAX_LEN_MINUS_1 + 1);
-
-/// Which of the types' `MAX_LEN` (10, 5, 3, 2: bits 0..4) a varint of
-/// `len` bytes exceeds.
-const fn too_long(len: usize) -> u8 {
-    (len > 10) as u8 | ((len > 5) as u8) << 1 | ((len > 3) as u8) << 2 | ((len > 2) as u8) << 3
-}
-
-/// The bit of [`too_long`] for `T`.
-const fn too_long_bit(max_len: usize) -> u8 {
-    too_long(max_len + 1) & !too_long(max_len)
-}
-
-/// Both tables in one static, so that one register addresses them.
-#[repr(C, align(64))]
-struct Tables {
-    /// Chunk recipes, indexed by the chunk's continuation bits.
-    chunks: [Entry; 1 << CHUNK],
-    /// `too_long` of [`max_rest`] of each chunk: the narrow types' check of
-    /// varints `1..n`.
-    rest_too_long: [u8; 1 << CHUNK],
-    /// `pshufb` controls for varint 0, indexed by `8 * (L - 1) + e_0`:
-    /// window bytes `BEFORE + e_0 - (L - 1) ..= BEFORE + e_0` into bytes
-    /// `0..L`, zeros above.
-    /// Byte 15 of each row (unused by the 10-byte controls) is
-    /// `0x80 | too_long(L)` (still a zero byte for `pshufb`).
-    lane0: [[u8; 16]; LANE0_ROWS],
-}
-
-/// The tables: 128 x 64 bytes of chunk recipes, 584 x 16 bytes of varint-0
-/// controls (of which the 80 of lengths up to 10 are used by valid input),
-/// built at compile time.
-static TABLES: Tables = {
-    let mut chunks = [entry(0); 1 << CHUNK];
-    let mut rest_too_long = [0; 1 << CHUNK];
-    let mut cont = 0;
-    while cont < 1 << CHUNK {
-        chunks[cont] = entry(cont);
-        rest_too_long[cont] = too_long(max_rest(cont) as usize);
-        cont += 1;
-    }
-    let mut lane0 = [[ZERO; 16]; LANE0_ROWS];
-    let mut len_minus_1 = 0;
-    while len_minus_1 < LANE0_ROWS / 8 {
-        let mut end = 0;
-        while end < 8 {
-            let row = &mut lane0[len_minus_1 * 8 + end];
-            // Rows of more than 10 bytes only flag the length.
-            let mut k = 0;
-            while k <= len_minus_1 && len_minus_1 < 10 {
-                // For end = 7 (not a chunk position) the index may reach
-                // 16; pshufb uses only its low 4 bits, and the row is unused.
-                row[k] = (BEFORE + end - len_minus_1 + k) as u8 & 15;
-                k += 1;
-            }
-            row[15] = ZERO | too_long(len_minus_1 + 1);
-            end += 1;
-        }
-        len_minus_1 += 1;
-    }
-    Tables {
-        chunks,
-        rest_too_long,
-        lane0,
-    }
-};
-
 /// The vector operations of one step, for 32-byte (AVX2) and 16-byte
 /// (SSSE3) registers. A "quad" is four 64-bit lanes.
-trait Kernel {
+pub(super) trait Kernel {
     /// The window, continuation bits cleared (broadcast to 32 bytes for AVX2).
     type Window: Copy;
     /// Four 64-bit lanes.
@@ -418,411 +257,16 @@ trait Kernel {
 }
 
 /// `pmaddubsw` multipliers: byte pairs `b0 + 128 * b1`.
-const PAIRS: i16 = 0x8001u16 as i16;
+pub(super) const PAIRS: i16 = 0x8001u16 as i16;
 /// `pmaddwd` multipliers: 14-bit pairs `p0 + 2^14 * p1`.
-const QUADS: i32 = 1 | (1 << 14) << 16;
-
-/// AVX2: vector A and B are one register each.
-struct Avx2;
-
-impl Kernel for Avx2 {
-    const MASK_AHEAD: bool = true;
-    type Window = __m256i;
-    type Quad = __m256i;
-    type Control = __m256i;
-
-    /// BMI2 `rorx`: LLVM turns a rotate followed by a mask that keeps no
-    /// wrapped bit back into `mov`, `shr` and `and`; `rorx` writes a new
-    /// register, one micro-op less per chunk.
-    #[inline(always)]
-    fn rotate_right<const N: u32>(x: u64) -> u64 {
-        let out: u64;
-        // SAFETY: `rorx` only computes a register (no memory, stack or
-        // flags); the kernel's callers enable BMI2 (`decode_slice_avx2`).
-        unsafe {
-            core::arch::asm!(
-                "rorx {out}, {x}, {n}",
-                out = lateout(reg) out,
-                x = in(reg) x,
-                n = const N,
-                options(pure, nomem, nostack, preserves_flags),
-            );
-        }
-        out
-    }
-
-    #[inline(always)]
-    unsafe fn window(src: *const u8) -> __m256i {
-        // SAFETY: 16 readable bytes at `src` (caller); AVX2 (caller).
-        unsafe {
-            // A broadcast load (no shuffle port).
-            let wide = _mm256_broadcastsi128_si256(_mm_loadu_si128(src.cast()));
-            _mm256_and_si256(wide, _mm256_set1_epi8(0x7f))
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn mask64(src: *const u8) -> u64 {
-        // SAFETY: 64 readable bytes at `src` (caller); AVX2 (caller).
-        unsafe {
-            let low = _mm256_movemask_epi8(_mm256_loadu_si256(src.cast())) as u32;
-            let high = _mm256_movemask_epi8(_mm256_loadu_si256(src.add(32).cast())) as u32;
-            // Through `opaque`: where the build has AVX-512BW
-            // (target-cpu=native), LLVM otherwise merges the two 32-byte
-            // masks into one 512-bit compare (`vpcmpgtb zmm` into a mask
-            // register), and while a 512-bit micro-op is in flight Intel
-            // cores fuse ports 0 and 1 for vector work: port 1's vector
-            // ALU, a third of what the steps' 256-bit work runs on, stops.
-            // (Measured on Sapphire Rapids: 3-8% of the mix workload's
-            // time, see the module docs.)
-            u64::from(opaque(low as usize) as u32) | u64::from(high) << 32
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn zero() -> __m256i {
-        // SAFETY: AVX (caller); no memory access.
-        unsafe { _mm256_setzero_si256() }
-    }
-
-    #[inline(always)]
-    unsafe fn or(x: __m256i, y: __m256i) -> __m256i {
-        // SAFETY: AVX2 (caller); no memory access.
-        unsafe { _mm256_or_si256(x, y) }
-    }
-
-    #[inline(always)]
-    unsafe fn control_a(lane0: *const u8, rest: *const u8) -> __m256i {
-        // SAFETY: 16 readable bytes at each pointer (caller); AVX2 (caller).
-        unsafe { _mm256_loadu2_m128i(rest.cast(), lane0.cast()) }
-    }
-
-    #[inline(always)]
-    unsafe fn control_b(control: *const u8) -> __m256i {
-        // SAFETY: 32 readable bytes at `control` (caller); AVX (caller).
-        unsafe { _mm256_loadu_si256(control.cast()) }
-    }
-
-    #[inline(always)]
-    unsafe fn shuffle(window: __m256i, control: __m256i) -> __m256i {
-        // SAFETY: AVX2 (caller); no memory access.
-        unsafe { _mm256_shuffle_epi8(window, control) }
-    }
-
-    #[inline(always)]
-    unsafe fn pack28(x: __m256i) -> __m256i {
-        // SAFETY: AVX2 (caller); no memory access.
-        unsafe {
-            let pairs = _mm256_maddubs_epi16(_mm256_set1_epi16(PAIRS), x);
-            _mm256_madd_epi16(pairs, _mm256_set1_epi32(QUADS))
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn pack56(x: __m256i, extra: __m256i) -> __m256i {
-        // SAFETY: AVX2 (caller); no memory access.
-        unsafe {
-            let low = _mm256_set1_epi64x(0x0fff_ffff);
-            let high = _mm256_or_si256(_mm256_srli_epi64::<4>(x), extra);
-            // Where the build has AVX-512VL (target-cpu=native on such a
-            // CPU), the bit select as one `vpternlogq` (0xCA: `low ? x :
-            // high`); LLVM otherwise spends two `and` and a three-way `or`.
-            #[cfg(target_feature = "avx512vl")]
-            {
-                _mm256_ternarylogic_epi64::<0xCA>(low, x, high)
-            }
-            #[cfg(not(target_feature = "avx512vl"))]
-            {
-                _mm256_or_si256(_mm256_and_si256(x, low), _mm256_andnot_si256(low, high))
-            }
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn lane1_at_56(x: __m256i) -> __m256i {
-        // SAFETY: AVX2 (caller); no memory access.
-        unsafe {
-            const Z: i8 = ZERO as i8;
-            #[rustfmt::skip]
-            let byte8_to_7 = _mm256_setr_epi8(
-                Z, Z, Z, Z, Z, Z, Z, 8, Z, Z, Z, Z, Z, Z, Z, Z,
-                Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z,
-            );
-            _mm256_shuffle_epi8(x, byte8_to_7)
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn tenth_byte_overflows(a: __m256i) -> bool {
-        // SAFETY: AVX2 (caller); no memory access.
-        unsafe { _mm256_testz_si256(a, _mm256_setr_epi64x(0, !0xff, 0, 0)) == 0 }
-    }
-
-    #[inline(always)]
-    unsafe fn exceeds(x: __m256i, bits: u32) -> bool {
-        // SAFETY: AVX2 (caller); no memory access.
-        unsafe {
-            let above = _mm256_srl_epi64(x, _mm_cvtsi32_si128(bits as i32));
-            _mm256_testz_si256(above, above) == 0
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn store<T: VarInt>(dst: *mut T, a: __m256i, b: __m256i) {
-        // SAFETY: 7 writable `T` at `dst` (caller); every store below
-        // writes inside `dst[0..7]`; AVX2 (caller).
-        unsafe {
-            if core::mem::size_of::<T>() == 8 {
-                _mm_storel_epi64(dst.cast(), _mm256_castsi256_si128(a));
-                _mm_storeu_si128(dst.add(1).cast(), _mm256_extracti128_si256::<1>(a));
-                _mm256_storeu_si256(dst.add(3).cast(), b);
-            } else {
-                // The low 32 bits of lanes 0, 2, 3 of `a` and 0..4 of `b`.
-                let a32 = _mm256_permutevar8x32_epi32(a, _mm256_setr_epi32(0, 4, 6, 6, 0, 0, 0, 0));
-                let b32 = _mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 2, 4, 6, 0, 0, 0, 0));
-                store_u32x4::<T>(dst, _mm256_castsi256_si128(a32));
-                store_u32x4::<T>(dst.add(3), _mm256_castsi256_si128(b32));
-            }
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn all_ends_32(src: *const u8) -> bool {
-        // SAFETY: 32 readable bytes at `src` (caller); AVX2 (caller).
-        unsafe { _mm256_movemask_epi8(_mm256_loadu_si256(src.cast())) == 0 }
-    }
-
-    #[inline(always)]
-    unsafe fn widen_32<T: VarInt>(dst: *mut T, src: *const u8) {
-        // SAFETY: 32 readable bytes at `src`, 32 writable `T` at `dst`
-        // (caller); every access below is inside them; AVX2 (caller).
-        unsafe {
-            match core::mem::size_of::<T>() {
-                8 => {
-                    for i in 0..8 {
-                        let bytes =
-                            _mm_cvtsi32_si128(src.add(4 * i).cast::<i32>().read_unaligned());
-                        _mm256_storeu_si256(dst.add(4 * i).cast(), _mm256_cvtepu8_epi64(bytes));
-                    }
-                }
-                4 => {
-                    for i in 0..4 {
-                        let bytes = _mm_loadl_epi64(src.add(8 * i).cast());
-                        _mm256_storeu_si256(dst.add(8 * i).cast(), _mm256_cvtepu8_epi32(bytes));
-                    }
-                }
-                2 => {
-                    for i in 0..2 {
-                        let bytes = _mm_loadu_si128(src.add(16 * i).cast());
-                        _mm256_storeu_si256(dst.add(16 * i).cast(), _mm256_cvtepu8_epi16(bytes));
-                    }
-                }
-                _ => _mm256_storeu_si256(dst.cast(), _mm256_loadu_si256(src.cast())),
-            }
-        }
-    }
-}
-
-/// SSSE3: vectors A and B are two registers each.
-struct Ssse3;
-
-impl Kernel for Ssse3 {
-    const MASK_AHEAD: bool = false;
-    type Window = __m128i;
-    type Quad = [__m128i; 2];
-    type Control = [__m128i; 2];
-
-    #[inline(always)]
-    unsafe fn window(src: *const u8) -> __m128i {
-        // SAFETY: 16 readable bytes at `src` (caller); SSE2 (caller).
-        unsafe { _mm_and_si128(_mm_loadu_si128(src.cast()), _mm_set1_epi8(0x7f)) }
-    }
-
-    #[inline(always)]
-    unsafe fn mask64(src: *const u8) -> u64 {
-        // SAFETY: 64 readable bytes at `src` (caller), four loads of 16
-        // inside them; SSE2 (caller).
-        unsafe {
-            let mut mask = 0u64;
-            for i in 0..4 {
-                let bytes = _mm_loadu_si128(src.add(16 * i).cast());
-                mask |= u64::from(_mm_movemask_epi8(bytes) as u32) << (16 * i);
-            }
-            mask
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn zero() -> [__m128i; 2] {
-        // SAFETY: SSE2 (caller); no memory access.
-        unsafe { [_mm_setzero_si128(); 2] }
-    }
-
-    #[inline(always)]
-    unsafe fn or(x: [__m128i; 2], y: [__m128i; 2]) -> [__m128i; 2] {
-        // SAFETY: SSE2 (caller); no memory access.
-        unsafe { [_mm_or_si128(x[0], y[0]), _mm_or_si128(x[1], y[1])] }
-    }
-
-    #[inline(always)]
-    unsafe fn control_a(lane0: *const u8, rest: *const u8) -> [__m128i; 2] {
-        // SAFETY: 16 readable bytes at each pointer (caller); SSE2 (caller).
-        unsafe { [_mm_loadu_si128(lane0.cast()), _mm_loadu_si128(rest.cast())] }
-    }
-
-    #[inline(always)]
-    unsafe fn control_b(control: *const u8) -> [__m128i; 2] {
-        // SAFETY: 32 readable bytes at `control` (caller); SSE2 (caller).
-        unsafe {
-            [
-                _mm_loadu_si128(control.cast()),
-                _mm_loadu_si128(control.add(16).cast()),
-            ]
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn shuffle(window: __m128i, control: [__m128i; 2]) -> [__m128i; 2] {
-        // SAFETY: SSSE3 (caller); no memory access.
-        unsafe {
-            [
-                _mm_shuffle_epi8(window, control[0]),
-                _mm_shuffle_epi8(window, control[1]),
-            ]
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn pack28(x: [__m128i; 2]) -> [__m128i; 2] {
-        // SAFETY: SSSE3 (caller); no memory access.
-        unsafe {
-            let pairs = _mm_set1_epi16(PAIRS);
-            let quads = _mm_set1_epi32(QUADS);
-            [
-                _mm_madd_epi16(_mm_maddubs_epi16(pairs, x[0]), quads),
-                _mm_madd_epi16(_mm_maddubs_epi16(pairs, x[1]), quads),
-            ]
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn pack56(x: [__m128i; 2], extra: [__m128i; 2]) -> [__m128i; 2] {
-        // SAFETY: SSE2 (caller); no memory access.
-        unsafe {
-            let low = _mm_set1_epi64x(0x0fff_ffff);
-            let pack = |x, extra| {
-                let high = _mm_or_si128(_mm_srli_epi64::<4>(x), extra);
-                _mm_or_si128(_mm_and_si128(x, low), _mm_andnot_si128(low, high))
-            };
-            [pack(x[0], extra[0]), pack(x[1], extra[1])]
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn lane1_at_56(x: [__m128i; 2]) -> [__m128i; 2] {
-        // SAFETY: SSSE3 (caller); no memory access.
-        unsafe {
-            const Z: i8 = ZERO as i8;
-            let byte8_to_7 = _mm_setr_epi8(Z, Z, Z, Z, Z, Z, Z, 8, Z, Z, Z, Z, Z, Z, Z, Z);
-            [_mm_shuffle_epi8(x[0], byte8_to_7), _mm_setzero_si128()]
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn tenth_byte_overflows(a: [__m128i; 2]) -> bool {
-        // SAFETY: SSE2 (caller); no memory access.
-        unsafe {
-            let high = _mm_and_si128(a[0], _mm_set_epi64x(!0xff, 0));
-            _mm_movemask_epi8(_mm_cmpeq_epi8(high, _mm_setzero_si128())) != 0xffff
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn exceeds(x: [__m128i; 2], bits: u32) -> bool {
-        // SAFETY: SSE2 (caller); no memory access.
-        unsafe {
-            let all = _mm_or_si128(x[0], x[1]);
-            let above = _mm_srl_epi64(all, _mm_cvtsi32_si128(bits as i32));
-            _mm_movemask_epi8(_mm_cmpeq_epi32(above, _mm_setzero_si128())) != 0xffff
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn store<T: VarInt>(dst: *mut T, a: [__m128i; 2], b: [__m128i; 2]) {
-        // SAFETY: 7 writable `T` at `dst` (caller); every store below
-        // writes inside `dst[0..7]`; SSE2 (caller).
-        unsafe {
-            if core::mem::size_of::<T>() == 8 {
-                _mm_storel_epi64(dst.cast(), a[0]);
-                _mm_storeu_si128(dst.add(1).cast(), a[1]);
-                _mm_storeu_si128(dst.add(3).cast(), b[0]);
-                _mm_storeu_si128(dst.add(5).cast(), b[1]);
-            } else {
-                // Low dwords: [a0.0, a1.0, a1.2, a1.2] and [b0.0, b0.2, b1.0, b1.2].
-                let a01 = _mm_castsi128_ps(_mm_unpacklo_epi64(a[0], a[1]));
-                let a32 = _mm_shuffle_ps::<0b10_10_10_00>(a01, _mm_castsi128_ps(a[1]));
-                let b32 =
-                    _mm_shuffle_ps::<0b10_00_10_00>(_mm_castsi128_ps(b[0]), _mm_castsi128_ps(b[1]));
-                store_u32x4::<T>(dst, _mm_castps_si128(a32));
-                store_u32x4::<T>(dst.add(3), _mm_castps_si128(b32));
-            }
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn all_ends_32(src: *const u8) -> bool {
-        // SAFETY: 32 readable bytes at `src` (caller); SSE2 (caller).
-        unsafe {
-            let low = _mm_loadu_si128(src.cast());
-            let high = _mm_loadu_si128(src.add(16).cast());
-            _mm_movemask_epi8(_mm_or_si128(low, high)) == 0
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn widen_32<T: VarInt>(dst: *mut T, src: *const u8) {
-        // SAFETY: 32 readable bytes at `src`, 32 writable `T` at `dst`
-        // (caller); every access below is inside them; SSE2 (caller).
-        unsafe {
-            let zero = _mm_setzero_si128();
-            for half in 0..2 {
-                let bytes = _mm_loadu_si128(src.add(16 * half).cast());
-                let dst = dst.add(16 * half);
-                if core::mem::size_of::<T>() == 1 {
-                    _mm_storeu_si128(dst.cast(), bytes);
-                    continue;
-                }
-                let words = [
-                    _mm_unpacklo_epi8(bytes, zero),
-                    _mm_unpackhi_epi8(bytes, zero),
-                ];
-                for (i, &w) in words.iter().enumerate() {
-                    if core::mem::size_of::<T>() == 2 {
-                        _mm_storeu_si128(dst.add(8 * i).cast(), w);
-                        continue;
-                    }
-                    let dwords = [_mm_unpacklo_epi16(w, zero), _mm_unpackhi_epi16(w, zero)];
-                    for (j, &d) in dwords.iter().enumerate() {
-                        let at = dst.add(8 * i + 4 * j);
-                        if core::mem::size_of::<T>() == 4 {
-                            _mm_storeu_si128(at.cast(), d);
-                        } else {
-                            _mm_storeu_si128(at.cast(), _mm_unpacklo_epi32(d, zero));
-                            _mm_storeu_si128(at.add(2).cast(), _mm_unpackhi_epi32(d, zero));
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
+pub(super) const QUADS: i32 = 1 | (1 << 14) << 16;
 
 /// Stores the four 32-bit lanes of `x` as four `T` (size 1, 2 or 4) at `dst`.
 ///
 /// # Safety
 /// 4 writable `T` at `dst`; the CPU must have SSSE3.
 #[inline(always)]
-unsafe fn store_u32x4<T: VarInt>(dst: *mut T, x: __m128i) {
+pub(super) unsafe fn store_u32x4<T: VarInt>(dst: *mut T, x: __m128i) {
     // SAFETY: 4 writable `T` at `dst` (caller); the stores write 4 * size_of::<T>() bytes.
     unsafe {
         match core::mem::size_of::<T>() {
@@ -855,7 +299,7 @@ unsafe fn store_u32x4<T: VarInt>(dst: *mut T, x: __m128i) {
 /// instructions instead of one broadcast load), and it would reload the
 /// tables' address from the global offset table at every use.
 #[inline(always)]
-fn opaque(x: usize) -> usize {
+pub(super) fn opaque(x: usize) -> usize {
     let out: usize;
     // SAFETY: an empty template: the register keeps its value; no memory,
     // stack or flags are touched.
@@ -1092,7 +536,7 @@ enum Exit {
 /// # Safety
 /// The CPU must support the features `K`'s operations use.
 #[inline(always)]
-unsafe fn decode_slice_with<K: Kernel, T: VarInt>(
+pub(super) unsafe fn decode_slice_with<K: Kernel, T: VarInt>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
@@ -1275,59 +719,4 @@ fn slow_block<T: VarInt>(
     let end = q + 64 - ends.leading_zeros() as usize;
     debug_assert_eq!((n, pos + consumed), (count, end));
     Ok((written + n, 128 * (q + BLOCK_BYTES - end)))
-}
-
-/// Decodes varints from the start of `input` into `out` until either is
-/// exhausted; returns (values written, bytes consumed). Same results and
-/// errors as the scalar bulk decoder.
-///
-/// # Safety
-/// The CPU must support AVX2, BMI1, BMI2, POPCNT and LZCNT.
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-pub unsafe fn decode_slice_avx2<T: VarInt>(
-    input: &[u8],
-    out: &mut [MaybeUninit<T>],
-) -> Result<(usize, usize), BulkDecodeError> {
-    // SAFETY: this function enables every feature `Avx2` uses.
-    unsafe { decode_slice_with::<Avx2, T>(input, out) }
-}
-
-/// [`decode_slice_avx2`] with 16-byte vectors.
-///
-/// # Safety
-/// The CPU must support SSSE3 and POPCNT.
-#[target_feature(enable = "ssse3,popcnt")]
-pub unsafe fn decode_slice_ssse3<T: VarInt>(
-    input: &[u8],
-    out: &mut [MaybeUninit<T>],
-) -> Result<(usize, usize), BulkDecodeError> {
-    // SAFETY: this function enables every feature `Ssse3` uses.
-    unsafe { decode_slice_with::<Ssse3, T>(input, out) }
-}
-
-/// The number of bytes of `input` without a continuation bit: `vpmovmskb`
-/// and `popcnt` per 32 bytes.
-///
-/// # Safety
-/// The CPU must support AVX2 and POPCNT.
-#[target_feature(enable = "avx2,popcnt")]
-pub unsafe fn count_varints_avx2(input: &[u8]) -> usize {
-    let mut total = 0usize;
-    let mut chunks = input.chunks_exact(32);
-    for chunk in &mut chunks {
-        // SAFETY: `chunk` is 32 readable bytes.
-        let bytes = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
-        total += (!(_mm256_movemask_epi8(bytes) as u32)).count_ones() as usize;
-    }
-    total + crate::bulk::count_varints_portable(chunks.remainder())
-}
-
-/// The portable sum of encoded lengths, compiled with `lzcnt` (one
-/// instruction for the bit length instead of `bsr` and a fix-up).
-///
-/// # Safety
-/// The CPU must support LZCNT.
-#[target_feature(enable = "lzcnt")]
-pub unsafe fn encoded_len_sum_lzcnt<T: VarInt>(values: &[T]) -> usize {
-    crate::bulk::encoded_len_sum_portable(values)
 }

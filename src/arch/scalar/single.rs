@@ -15,7 +15,7 @@
 //!   with BMI1 the stop bits come from the x86-64 module's `andn`, see
 //!   `stop_bits`: the same operation, one cycle shorter than LLVM's form;
 //!   and `decode_unchecked::<u64>` takes its length without a branch, from
-//!   `tzcnt` and a carry, see `x86_64::bmi2::unchecked_u64_stops_len_top`.)
+//!   `tzcnt` and a carry, see `x86_64::bmi1::unchecked_u64_stops_len_top`.)
 //! * **encode** is the inverse: three steps spread the value into 7-bit
 //!   groups, one OR adds the continuation bits of all but the last byte
 //!   (from a table indexed by the value's leading zeros, as is the length),
@@ -28,13 +28,8 @@
 //! Loading the word with `u64::from_le_bytes` keeps the code endian-correct
 //! on big-endian targets (it compiles to a plain load on little-endian ones).
 
-use crate::varint::{narrow, VarInt};
-use crate::DecodeError;
-
-/// The continuation bit of every byte of a `u64`.
-pub(crate) const CONTINUATION_BITS: u64 = 0x8080_8080_8080_8080;
-/// The 7 payload bits of every byte of a `u64`.
-pub(crate) const PAYLOAD_BITS: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+use crate::error::DecodeError;
+use crate::varint::{narrow, VarInt, CONTINUATION_BITS, PAYLOAD_BITS};
 
 /// Packs the low 7 bits of each of the 8 bytes of `x` (whose bit 7 of every
 /// byte must be clear) into the low 56 bits: a portable `PEXT` with mask
@@ -106,7 +101,7 @@ pub(crate) fn decode_with<T: VarInt>(
 pub(crate) fn stop_bits(word: u64) -> u64 {
     #[cfg(all(target_arch = "x86_64", target_feature = "bmi1"))]
     {
-        crate::arch::x86_64::bmi2::andn_continuation_bits(word)
+        crate::arch::x86_64::bmi1::andn_continuation_bits(word)
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi1")))]
     {
@@ -217,7 +212,7 @@ pub(crate) fn decode_unchecked_with<T: VarInt>(
         // the measurements). `top` is 0 unless the varint reaches byte 8,
         // and has byte 9 only if it reaches byte 9, so its packed payload
         // shifted to bit 56 is the value's top 8 bits (or nothing).
-        let (stops, len, top) = crate::arch::x86_64::bmi2::unchecked_u64_stops_len_top(
+        let (stops, len, top) = crate::arch::x86_64::bmi1::unchecked_u64_stops_len_top(
             word,
             u64::from(u16::from_le_bytes([window[8], window[9]])),
         );

@@ -23,8 +23,8 @@
 use core::arch::aarch64::*;
 
 use crate::arch::scalar;
+use crate::error::DecodeError;
 use crate::varint::{narrow, VarInt};
-use crate::DecodeError;
 
 /// The varint's payload as (bits 0..56, bits 56..70) and its length
 /// (1..=17, 17 meaning "no last byte among the 16").
@@ -115,7 +115,7 @@ pub unsafe fn decode_unchecked<T: VarInt>(window: &[u8; 16]) -> (T, usize) {
 /// None beyond the signature, as for [`decode`].
 #[inline]
 pub unsafe fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {
-    scalar::encode_with::<T>(value.to_u64(), out, spread_7bit_groups)
+    scalar::single::encode_with::<T>(value.to_u64(), out, spread_7bit_groups)
 }
 
 /// Puts bits `7i..7i+7` of `value` (below 2^56) into byte `i`.

@@ -1,4 +1,5 @@
 //! SSSE3 bulk encoder, behind [`Backend::Ssse3`](crate::Backend::Ssse3) and
+//! (with the `PDEP` word encoder, `avx2::encode_slice`)
 //! [`Backend::Avx2`](crate::Backend::Avx2): four values per step in 32-bit
 //! lanes, their varints squeezed together by one `pshufb` with a control
 //! from a 256-entry table (Stream VByte's encoder with LEB128 bytes; the
@@ -48,8 +49,7 @@ use core::arch::x86_64::*;
 
 use crate::arch::group_encode::{self, CONTROLS, GROUP, LANE_LIMIT, TOTALS};
 use crate::arch::scalar;
-use crate::arch::x86_64::bmi2;
-use crate::bulk::encode_slice_into_scalar;
+use crate::arch::scalar::encode_slice::encode_slice_into_scalar;
 use crate::varint::VarInt;
 
 /// `PAIR_CODES[b]`: for one byte of the continuation mask (two lanes, a
@@ -178,7 +178,7 @@ unsafe fn group_step<T: VarInt>(group: &[T; GROUP], window: &mut [u8; 16]) -> Op
 /// # Safety
 /// The CPU must have SSSE3 and POPCNT, and whatever `encode_one` needs.
 #[inline(always)]
-unsafe fn encode_groups<T: VarInt>(
+pub(in crate::arch::x86_64) unsafe fn encode_groups<T: VarInt>(
     values: &[T],
     out: &mut [u8],
     encode_one: impl Fn(T, &mut [u8; 16]) -> usize,
@@ -201,10 +201,7 @@ unsafe fn encode_groups<T: VarInt>(
 /// # Safety
 /// The CPU must have SSSE3 and POPCNT.
 #[target_feature(enable = "ssse3,popcnt")]
-pub(crate) unsafe fn encode_slice_into_ssse3<T: VarInt>(
-    values: &[T],
-    out: &mut [u8],
-) -> (usize, usize) {
+pub(crate) unsafe fn encode_slice_into<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usize) {
     // SAFETY: this function's caller guarantees SSSE3 and POPCNT.
     unsafe { encode_groups_portable(values, out) }
 }
@@ -214,7 +211,10 @@ pub(crate) unsafe fn encode_slice_into_ssse3<T: VarInt>(
 /// # Safety
 /// The CPU must have SSSE3 and POPCNT.
 #[inline(always)]
-unsafe fn encode_groups_portable<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usize) {
+pub(in crate::arch::x86_64) unsafe fn encode_groups_portable<T: VarInt>(
+    values: &[T],
+    out: &mut [u8],
+) -> (usize, usize) {
     // SAFETY: the caller guarantees SSSE3 and POPCNT; the portable word
     // encoder needs nothing.
     unsafe {
@@ -227,36 +227,6 @@ unsafe fn encode_groups_portable<T: VarInt>(values: &[T], out: &mut [u8]) -> (us
     }
 }
 
-/// The [`Backend::Avx2`](crate::Backend::Avx2) bulk encoder (and
-/// [`Backend::Avx512Vbmi2`](crate::Backend::Avx512Vbmi2)'s when `out` is
-/// too short for its kernel): the same steps, with the `PDEP` word encoder
-/// for values of 2^28 and more where `pdep_fast`
-/// ([`pdep_is_fast`](crate::pdep_is_fast)), else the portable one.
-///
-/// # Safety
-/// The CPU must have AVX2, BMI1, BMI2, LZCNT and POPCNT.
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-pub(crate) unsafe fn encode_slice_into_avx2<T: VarInt>(
-    values: &[T],
-    out: &mut [u8],
-    pdep_fast: bool,
-) -> (usize, usize) {
-    if pdep_fast {
-        // SAFETY: this function's caller guarantees the features.
-        unsafe {
-            encode_groups(
-                values,
-                out,
-                |value, window| bmi2::encode(value, window),
-                |values, out| bmi2::encode_slice_into(values, out),
-            )
-        }
-    } else {
-        // SAFETY: this function's caller guarantees the features.
-        unsafe { encode_groups_portable(values, out) }
-    }
-}
-
 #[cfg(all(test, feature = "std"))]
 mod tests {
     extern crate std;
@@ -264,14 +234,6 @@ mod tests {
 
     fn ssse3() -> bool {
         std::is_x86_feature_detected!("ssse3") && std::is_x86_feature_detected!("popcnt")
-    }
-
-    fn avx2() -> bool {
-        ssse3()
-            && std::is_x86_feature_detected!("avx2")
-            && std::is_x86_feature_detected!("bmi1")
-            && std::is_x86_feature_detected!("bmi2")
-            && std::is_x86_feature_detected!("lzcnt")
     }
 
     #[test]
@@ -303,15 +265,7 @@ mod tests {
     fn ssse3_encode<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usize) {
         assert!(ssse3());
         // SAFETY: the CPU has SSSE3 and POPCNT (asserted above).
-        unsafe { encode_slice_into_ssse3(values, out) }
-    }
-
-    /// The AVX2 encoder (the PDEP word encoder or the portable one), on a
-    /// CPU that `avx2()` accepted; PDEP is only slow where microcoded.
-    fn avx2_encode<T: VarInt, const PDEP: bool>(values: &[T], out: &mut [u8]) -> (usize, usize) {
-        assert!(avx2());
-        // SAFETY: the CPU has AVX2, BMI1, BMI2, LZCNT and POPCNT (asserted above).
-        unsafe { encode_slice_into_avx2(values, out, PDEP) }
+        unsafe { encode_slice_into(values, out) }
     }
 
     #[test]
@@ -335,20 +289,6 @@ mod tests {
                 ssse3_encode::<u32>,
                 ssse3_encode::<u16>,
                 ssse3_encode::<u8>,
-            );
-        }
-        if avx2() {
-            group_encode::testing::long_runs_agree_with_scalar(
-                avx2_encode::<u64, true>,
-                avx2_encode::<u32, true>,
-                avx2_encode::<u16, true>,
-                avx2_encode::<u8, true>,
-            );
-            group_encode::testing::long_runs_agree_with_scalar(
-                avx2_encode::<u64, false>,
-                avx2_encode::<u32, false>,
-                avx2_encode::<u16, false>,
-                avx2_encode::<u8, false>,
             );
         }
     }

@@ -1,0 +1,47 @@
+//! The portable bulk encoder: the single-value encoder in a loop that
+//! writes each varint straight into `out` while 16 bytes of room remain,
+//! then through a stack window, so that nothing past the last whole varint
+//! is touched. The reference for the SIMD encoders, which hand it their
+//! stretches of long values and their last values.
+
+use crate::arch::scalar;
+use crate::varint::VarInt;
+
+/// Scalar reference for the bulk encoders. Not inlined: the SIMD encoders
+/// call it for their stretches and last values, and it keeps its own
+/// registers.
+#[inline(never)]
+pub(crate) fn encode_slice_into_scalar<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usize) {
+    encode_slice_into_with(values, out, scalar::encode::<T>)
+}
+
+/// The value-by-value bulk encoder around a single-value kernel
+/// `encode(value, window) -> len` (which may write all 16 bytes of
+/// `window`): each value is encoded straight into `out` while 16 bytes of
+/// room remain after its position, then through a stack window and an
+/// exact copy, so that nothing past the last whole varint is touched.
+/// Shared by the scalar reference and the BMI2 encoder.
+#[inline(always)]
+pub(crate) fn encode_slice_into_with<T: VarInt>(
+    values: &[T],
+    out: &mut [u8],
+    encode: impl Fn(T, &mut [u8; 16]) -> usize,
+) -> (usize, usize) {
+    let mut pos = 0;
+    for (index, &value) in values.iter().enumerate() {
+        let rest = &mut out[pos..];
+        let len = if let Some(window) = rest.first_chunk_mut::<16>() {
+            encode(value, window)
+        } else {
+            let mut window = [0u8; 16];
+            let len = encode(value, &mut window);
+            let Some(dest) = rest.get_mut(..len) else {
+                return (index, pos);
+            };
+            dest.copy_from_slice(&window[..len]);
+            len
+        };
+        pos += len;
+    }
+    (values.len(), pos)
+}

@@ -1,0 +1,22 @@
+//! The portable backend: plain integer code, the reference every other
+//! backend is tested against and what every build can run.
+//!
+//! * `single`: one varint at a time ([`decode`], [`decode_unchecked`],
+//!   [`encode`], [`encoded_len`]); the single-value API's kernel wherever
+//!   BMI2 is not selected.
+//! * `decode_slice`: the bulk decoder behind
+//!   [`Backend::Scalar`](crate::Backend::Scalar) (terminator bitmaps, then an
+//!   independent word step per value).
+//! * `encode_slice`: the bulk encoder, the single-value encoder in a loop.
+//! * `sizes`: `count_varints` and `encoded_len_sum` without intrinsics.
+//! * `tail`: the value-by-value decoder every bulk backend finishes with,
+//!   so that all bulk errors come from one place.
+
+pub(crate) mod decode_slice;
+pub(crate) mod encode_slice;
+pub(crate) mod single;
+pub(crate) mod sizes;
+pub(crate) mod tail;
+
+pub use single::{decode, decode_unchecked, encode, encoded_len};
+pub(crate) use tail::{scalar_values, scalar_values_before};

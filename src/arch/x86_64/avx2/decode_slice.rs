@@ -1,0 +1,229 @@
+//! The AVX2 bulk decoder behind [`Backend::Avx2`](crate::Backend::Avx2):
+//! the fixed-grid decoder of `x86_64::grid_decode` with 32-byte registers
+//! (vectors A and B of a step are one register each) and BMI2 `rorx` for
+//! the table offsets.
+
+use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
+
+use crate::arch::x86_64::grid_decode::{
+    decode_slice_with, opaque, store_u32x4, Kernel, PAIRS, QUADS, ZERO,
+};
+use crate::error::BulkDecodeError;
+use crate::varint::VarInt;
+
+/// AVX2: vector A and B are one register each.
+struct Avx2;
+
+impl Kernel for Avx2 {
+    const MASK_AHEAD: bool = true;
+    type Window = __m256i;
+    type Quad = __m256i;
+    type Control = __m256i;
+
+    /// BMI2 `rorx`: LLVM turns a rotate followed by a mask that keeps no
+    /// wrapped bit back into `mov`, `shr` and `and`; `rorx` writes a new
+    /// register, one micro-op less per chunk.
+    #[inline(always)]
+    fn rotate_right<const N: u32>(x: u64) -> u64 {
+        let out: u64;
+        // SAFETY: `rorx` only computes a register (no memory, stack or
+        // flags); the kernel's callers enable BMI2 (`decode_slice`).
+        unsafe {
+            core::arch::asm!(
+                "rorx {out}, {x}, {n}",
+                out = lateout(reg) out,
+                x = in(reg) x,
+                n = const N,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+        out
+    }
+
+    #[inline(always)]
+    unsafe fn window(src: *const u8) -> __m256i {
+        // SAFETY: 16 readable bytes at `src` (caller); AVX2 (caller).
+        unsafe {
+            // A broadcast load (no shuffle port).
+            let wide = _mm256_broadcastsi128_si256(_mm_loadu_si128(src.cast()));
+            _mm256_and_si256(wide, _mm256_set1_epi8(0x7f))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn mask64(src: *const u8) -> u64 {
+        // SAFETY: 64 readable bytes at `src` (caller); AVX2 (caller).
+        unsafe {
+            let low = _mm256_movemask_epi8(_mm256_loadu_si256(src.cast())) as u32;
+            let high = _mm256_movemask_epi8(_mm256_loadu_si256(src.add(32).cast())) as u32;
+            // Through `opaque`: where the build has AVX-512BW
+            // (target-cpu=native), LLVM otherwise merges the two 32-byte
+            // masks into one 512-bit compare (`vpcmpgtb zmm` into a mask
+            // register), and while a 512-bit micro-op is in flight Intel
+            // cores fuse ports 0 and 1 for vector work: port 1's vector
+            // ALU, a third of what the steps' 256-bit work runs on, stops.
+            // (Measured on Sapphire Rapids: 3-8% of the mix workload's
+            // time, see the module docs.)
+            u64::from(opaque(low as usize) as u32) | u64::from(high) << 32
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn zero() -> __m256i {
+        // SAFETY: AVX (caller); no memory access.
+        unsafe { _mm256_setzero_si256() }
+    }
+
+    #[inline(always)]
+    unsafe fn or(x: __m256i, y: __m256i) -> __m256i {
+        // SAFETY: AVX2 (caller); no memory access.
+        unsafe { _mm256_or_si256(x, y) }
+    }
+
+    #[inline(always)]
+    unsafe fn control_a(lane0: *const u8, rest: *const u8) -> __m256i {
+        // SAFETY: 16 readable bytes at each pointer (caller); AVX2 (caller).
+        unsafe { _mm256_loadu2_m128i(rest.cast(), lane0.cast()) }
+    }
+
+    #[inline(always)]
+    unsafe fn control_b(control: *const u8) -> __m256i {
+        // SAFETY: 32 readable bytes at `control` (caller); AVX (caller).
+        unsafe { _mm256_loadu_si256(control.cast()) }
+    }
+
+    #[inline(always)]
+    unsafe fn shuffle(window: __m256i, control: __m256i) -> __m256i {
+        // SAFETY: AVX2 (caller); no memory access.
+        unsafe { _mm256_shuffle_epi8(window, control) }
+    }
+
+    #[inline(always)]
+    unsafe fn pack28(x: __m256i) -> __m256i {
+        // SAFETY: AVX2 (caller); no memory access.
+        unsafe {
+            let pairs = _mm256_maddubs_epi16(_mm256_set1_epi16(PAIRS), x);
+            _mm256_madd_epi16(pairs, _mm256_set1_epi32(QUADS))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn pack56(x: __m256i, extra: __m256i) -> __m256i {
+        // SAFETY: AVX2 (caller); no memory access.
+        unsafe {
+            let low = _mm256_set1_epi64x(0x0fff_ffff);
+            let high = _mm256_or_si256(_mm256_srli_epi64::<4>(x), extra);
+            // Where the build has AVX-512VL (target-cpu=native on such a
+            // CPU), the bit select as one `vpternlogq` (0xCA: `low ? x :
+            // high`); LLVM otherwise spends two `and` and a three-way `or`.
+            #[cfg(target_feature = "avx512vl")]
+            {
+                _mm256_ternarylogic_epi64::<0xCA>(low, x, high)
+            }
+            #[cfg(not(target_feature = "avx512vl"))]
+            {
+                _mm256_or_si256(_mm256_and_si256(x, low), _mm256_andnot_si256(low, high))
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn lane1_at_56(x: __m256i) -> __m256i {
+        // SAFETY: AVX2 (caller); no memory access.
+        unsafe {
+            const Z: i8 = ZERO as i8;
+            #[rustfmt::skip]
+            let byte8_to_7 = _mm256_setr_epi8(
+                Z, Z, Z, Z, Z, Z, Z, 8, Z, Z, Z, Z, Z, Z, Z, Z,
+                Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z,
+            );
+            _mm256_shuffle_epi8(x, byte8_to_7)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn tenth_byte_overflows(a: __m256i) -> bool {
+        // SAFETY: AVX2 (caller); no memory access.
+        unsafe { _mm256_testz_si256(a, _mm256_setr_epi64x(0, !0xff, 0, 0)) == 0 }
+    }
+
+    #[inline(always)]
+    unsafe fn exceeds(x: __m256i, bits: u32) -> bool {
+        // SAFETY: AVX2 (caller); no memory access.
+        unsafe {
+            let above = _mm256_srl_epi64(x, _mm_cvtsi32_si128(bits as i32));
+            _mm256_testz_si256(above, above) == 0
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store<T: VarInt>(dst: *mut T, a: __m256i, b: __m256i) {
+        // SAFETY: 7 writable `T` at `dst` (caller); every store below
+        // writes inside `dst[0..7]`; AVX2 (caller).
+        unsafe {
+            if core::mem::size_of::<T>() == 8 {
+                _mm_storel_epi64(dst.cast(), _mm256_castsi256_si128(a));
+                _mm_storeu_si128(dst.add(1).cast(), _mm256_extracti128_si256::<1>(a));
+                _mm256_storeu_si256(dst.add(3).cast(), b);
+            } else {
+                // The low 32 bits of lanes 0, 2, 3 of `a` and 0..4 of `b`.
+                let a32 = _mm256_permutevar8x32_epi32(a, _mm256_setr_epi32(0, 4, 6, 6, 0, 0, 0, 0));
+                let b32 = _mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 2, 4, 6, 0, 0, 0, 0));
+                store_u32x4::<T>(dst, _mm256_castsi256_si128(a32));
+                store_u32x4::<T>(dst.add(3), _mm256_castsi256_si128(b32));
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn all_ends_32(src: *const u8) -> bool {
+        // SAFETY: 32 readable bytes at `src` (caller); AVX2 (caller).
+        unsafe { _mm256_movemask_epi8(_mm256_loadu_si256(src.cast())) == 0 }
+    }
+
+    #[inline(always)]
+    unsafe fn widen_32<T: VarInt>(dst: *mut T, src: *const u8) {
+        // SAFETY: 32 readable bytes at `src`, 32 writable `T` at `dst`
+        // (caller); every access below is inside them; AVX2 (caller).
+        unsafe {
+            match core::mem::size_of::<T>() {
+                8 => {
+                    for i in 0..8 {
+                        let bytes =
+                            _mm_cvtsi32_si128(src.add(4 * i).cast::<i32>().read_unaligned());
+                        _mm256_storeu_si256(dst.add(4 * i).cast(), _mm256_cvtepu8_epi64(bytes));
+                    }
+                }
+                4 => {
+                    for i in 0..4 {
+                        let bytes = _mm_loadl_epi64(src.add(8 * i).cast());
+                        _mm256_storeu_si256(dst.add(8 * i).cast(), _mm256_cvtepu8_epi32(bytes));
+                    }
+                }
+                2 => {
+                    for i in 0..2 {
+                        let bytes = _mm_loadu_si128(src.add(16 * i).cast());
+                        _mm256_storeu_si256(dst.add(16 * i).cast(), _mm256_cvtepu8_epi16(bytes));
+                    }
+                }
+                _ => _mm256_storeu_si256(dst.cast(), _mm256_loadu_si256(src.cast())),
+            }
+        }
+    }
+}
+
+/// Decodes varints from the start of `input` into `out` until either is
+/// exhausted; returns (values written, bytes consumed). Same results and
+/// errors as the scalar bulk decoder.
+///
+/// # Safety
+/// The CPU must support AVX2, BMI1, BMI2, POPCNT and LZCNT.
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+pub unsafe fn decode_slice<T: VarInt>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+) -> Result<(usize, usize), BulkDecodeError> {
+    // SAFETY: this function enables every feature `Avx2` uses.
+    unsafe { decode_slice_with::<Avx2, T>(input, out) }
+}

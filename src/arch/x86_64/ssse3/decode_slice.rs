@@ -1,0 +1,219 @@
+//! The SSSE3 bulk decoder behind [`Backend::Ssse3`](crate::Backend::Ssse3):
+//! the fixed-grid decoder of `x86_64::grid_decode` with 16-byte registers
+//! (vectors A and B of a step are two registers each).
+
+use core::arch::x86_64::*;
+use core::mem::MaybeUninit;
+
+use crate::arch::x86_64::grid_decode::{
+    decode_slice_with, store_u32x4, Kernel, PAIRS, QUADS, ZERO,
+};
+use crate::error::BulkDecodeError;
+use crate::varint::VarInt;
+
+/// SSSE3: vectors A and B are two registers each.
+struct Ssse3;
+
+impl Kernel for Ssse3 {
+    const MASK_AHEAD: bool = false;
+    type Window = __m128i;
+    type Quad = [__m128i; 2];
+    type Control = [__m128i; 2];
+
+    #[inline(always)]
+    unsafe fn window(src: *const u8) -> __m128i {
+        // SAFETY: 16 readable bytes at `src` (caller); SSE2 (caller).
+        unsafe { _mm_and_si128(_mm_loadu_si128(src.cast()), _mm_set1_epi8(0x7f)) }
+    }
+
+    #[inline(always)]
+    unsafe fn mask64(src: *const u8) -> u64 {
+        // SAFETY: 64 readable bytes at `src` (caller), four loads of 16
+        // inside them; SSE2 (caller).
+        unsafe {
+            let mut mask = 0u64;
+            for i in 0..4 {
+                let bytes = _mm_loadu_si128(src.add(16 * i).cast());
+                mask |= u64::from(_mm_movemask_epi8(bytes) as u32) << (16 * i);
+            }
+            mask
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn zero() -> [__m128i; 2] {
+        // SAFETY: SSE2 (caller); no memory access.
+        unsafe { [_mm_setzero_si128(); 2] }
+    }
+
+    #[inline(always)]
+    unsafe fn or(x: [__m128i; 2], y: [__m128i; 2]) -> [__m128i; 2] {
+        // SAFETY: SSE2 (caller); no memory access.
+        unsafe { [_mm_or_si128(x[0], y[0]), _mm_or_si128(x[1], y[1])] }
+    }
+
+    #[inline(always)]
+    unsafe fn control_a(lane0: *const u8, rest: *const u8) -> [__m128i; 2] {
+        // SAFETY: 16 readable bytes at each pointer (caller); SSE2 (caller).
+        unsafe { [_mm_loadu_si128(lane0.cast()), _mm_loadu_si128(rest.cast())] }
+    }
+
+    #[inline(always)]
+    unsafe fn control_b(control: *const u8) -> [__m128i; 2] {
+        // SAFETY: 32 readable bytes at `control` (caller); SSE2 (caller).
+        unsafe {
+            [
+                _mm_loadu_si128(control.cast()),
+                _mm_loadu_si128(control.add(16).cast()),
+            ]
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn shuffle(window: __m128i, control: [__m128i; 2]) -> [__m128i; 2] {
+        // SAFETY: SSSE3 (caller); no memory access.
+        unsafe {
+            [
+                _mm_shuffle_epi8(window, control[0]),
+                _mm_shuffle_epi8(window, control[1]),
+            ]
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn pack28(x: [__m128i; 2]) -> [__m128i; 2] {
+        // SAFETY: SSSE3 (caller); no memory access.
+        unsafe {
+            let pairs = _mm_set1_epi16(PAIRS);
+            let quads = _mm_set1_epi32(QUADS);
+            [
+                _mm_madd_epi16(_mm_maddubs_epi16(pairs, x[0]), quads),
+                _mm_madd_epi16(_mm_maddubs_epi16(pairs, x[1]), quads),
+            ]
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn pack56(x: [__m128i; 2], extra: [__m128i; 2]) -> [__m128i; 2] {
+        // SAFETY: SSE2 (caller); no memory access.
+        unsafe {
+            let low = _mm_set1_epi64x(0x0fff_ffff);
+            let pack = |x, extra| {
+                let high = _mm_or_si128(_mm_srli_epi64::<4>(x), extra);
+                _mm_or_si128(_mm_and_si128(x, low), _mm_andnot_si128(low, high))
+            };
+            [pack(x[0], extra[0]), pack(x[1], extra[1])]
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn lane1_at_56(x: [__m128i; 2]) -> [__m128i; 2] {
+        // SAFETY: SSSE3 (caller); no memory access.
+        unsafe {
+            const Z: i8 = ZERO as i8;
+            let byte8_to_7 = _mm_setr_epi8(Z, Z, Z, Z, Z, Z, Z, 8, Z, Z, Z, Z, Z, Z, Z, Z);
+            [_mm_shuffle_epi8(x[0], byte8_to_7), _mm_setzero_si128()]
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn tenth_byte_overflows(a: [__m128i; 2]) -> bool {
+        // SAFETY: SSE2 (caller); no memory access.
+        unsafe {
+            let high = _mm_and_si128(a[0], _mm_set_epi64x(!0xff, 0));
+            _mm_movemask_epi8(_mm_cmpeq_epi8(high, _mm_setzero_si128())) != 0xffff
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn exceeds(x: [__m128i; 2], bits: u32) -> bool {
+        // SAFETY: SSE2 (caller); no memory access.
+        unsafe {
+            let all = _mm_or_si128(x[0], x[1]);
+            let above = _mm_srl_epi64(all, _mm_cvtsi32_si128(bits as i32));
+            _mm_movemask_epi8(_mm_cmpeq_epi32(above, _mm_setzero_si128())) != 0xffff
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store<T: VarInt>(dst: *mut T, a: [__m128i; 2], b: [__m128i; 2]) {
+        // SAFETY: 7 writable `T` at `dst` (caller); every store below
+        // writes inside `dst[0..7]`; SSE2 (caller).
+        unsafe {
+            if core::mem::size_of::<T>() == 8 {
+                _mm_storel_epi64(dst.cast(), a[0]);
+                _mm_storeu_si128(dst.add(1).cast(), a[1]);
+                _mm_storeu_si128(dst.add(3).cast(), b[0]);
+                _mm_storeu_si128(dst.add(5).cast(), b[1]);
+            } else {
+                // Low dwords: [a0.0, a1.0, a1.2, a1.2] and [b0.0, b0.2, b1.0, b1.2].
+                let a01 = _mm_castsi128_ps(_mm_unpacklo_epi64(a[0], a[1]));
+                let a32 = _mm_shuffle_ps::<0b10_10_10_00>(a01, _mm_castsi128_ps(a[1]));
+                let b32 =
+                    _mm_shuffle_ps::<0b10_00_10_00>(_mm_castsi128_ps(b[0]), _mm_castsi128_ps(b[1]));
+                store_u32x4::<T>(dst, _mm_castps_si128(a32));
+                store_u32x4::<T>(dst.add(3), _mm_castps_si128(b32));
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn all_ends_32(src: *const u8) -> bool {
+        // SAFETY: 32 readable bytes at `src` (caller); SSE2 (caller).
+        unsafe {
+            let low = _mm_loadu_si128(src.cast());
+            let high = _mm_loadu_si128(src.add(16).cast());
+            _mm_movemask_epi8(_mm_or_si128(low, high)) == 0
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn widen_32<T: VarInt>(dst: *mut T, src: *const u8) {
+        // SAFETY: 32 readable bytes at `src`, 32 writable `T` at `dst`
+        // (caller); every access below is inside them; SSE2 (caller).
+        unsafe {
+            let zero = _mm_setzero_si128();
+            for half in 0..2 {
+                let bytes = _mm_loadu_si128(src.add(16 * half).cast());
+                let dst = dst.add(16 * half);
+                if core::mem::size_of::<T>() == 1 {
+                    _mm_storeu_si128(dst.cast(), bytes);
+                    continue;
+                }
+                let words = [
+                    _mm_unpacklo_epi8(bytes, zero),
+                    _mm_unpackhi_epi8(bytes, zero),
+                ];
+                for (i, &w) in words.iter().enumerate() {
+                    if core::mem::size_of::<T>() == 2 {
+                        _mm_storeu_si128(dst.add(8 * i).cast(), w);
+                        continue;
+                    }
+                    let dwords = [_mm_unpacklo_epi16(w, zero), _mm_unpackhi_epi16(w, zero)];
+                    for (j, &d) in dwords.iter().enumerate() {
+                        let at = dst.add(8 * i + 4 * j);
+                        if core::mem::size_of::<T>() == 4 {
+                            _mm_storeu_si128(at.cast(), d);
+                        } else {
+                            _mm_storeu_si128(at.cast(), _mm_unpacklo_epi32(d, zero));
+                            _mm_storeu_si128(at.add(2).cast(), _mm_unpackhi_epi32(d, zero));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The AVX2 decoder (`x86_64::avx2::decode_slice`) with 16-byte vectors.
+///
+/// # Safety
+/// The CPU must support SSSE3 and POPCNT.
+#[target_feature(enable = "ssse3,popcnt")]
+pub unsafe fn decode_slice<T: VarInt>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+) -> Result<(usize, usize), BulkDecodeError> {
+    // SAFETY: this function enables every feature `Ssse3` uses.
+    unsafe { decode_slice_with::<Ssse3, T>(input, out) }
+}

@@ -1,0 +1,316 @@
+//! [`Backend`]: the bulk backends, their run-time detection (cached once,
+//! [`detected_backend`]) and the one dispatch point from each bulk function
+//! to its kernel under `arch`.
+
+use core::fmt;
+use core::mem::MaybeUninit;
+use core::sync::atomic::{AtomicU8, Ordering};
+
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+use crate::arch::aarch64;
+#[cfg(target_arch = "x86_64")]
+use crate::arch::x86_64;
+use crate::arch::{as_uninit, scalar};
+use crate::error::BulkDecodeError;
+use crate::varint::VarInt;
+
+/// A bulk backend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Backend {
+    /// Portable code: a terminator bitmap per 64-byte block (SSE2
+    /// `pmovmskb` on x86-64), then an 8-byte-word step per value.
+    Scalar,
+    /// SSSE3: the table-driven fixed-grid decoder on 16-byte vectors; a
+    /// Stream-VByte-style encoder (four values per `pshufb` step).
+    Ssse3,
+    /// AVX2 (with BMI1/BMI2/LZCNT): the same decoder with 256-bit merges;
+    /// the same encoder, with `PDEP` for values of 2^28 and more where
+    /// [`pdep_is_fast`](crate::pdep_is_fast).
+    Avx2,
+    /// AVX-512 F/BW/VL/CD/VBMI/VBMI2: fixed 64-byte chunks, `vpcompressb`
+    /// and `vpermb`/`vpermt2b` instead of tables.
+    Avx512Vbmi2,
+    /// aarch64 NEON: the table-driven fixed-grid decoder with `tbl` on
+    /// 8-byte chunks, and a Stream-VByte-style encoder (four values per
+    /// step, compacted by one `tbl`). NEON is part of the aarch64 baseline.
+    Neon,
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Backend::Scalar => "scalar",
+            Backend::Ssse3 => "ssse3",
+            Backend::Avx2 => "avx2",
+            Backend::Avx512Vbmi2 => "avx512-vbmi2",
+            Backend::Neon => "neon",
+        })
+    }
+}
+
+impl Backend {
+    /// Every bulk backend, slowest first (among those of one architecture).
+    pub const ALL: [Backend; 5] = [
+        Backend::Scalar,
+        Backend::Ssse3,
+        Backend::Avx2,
+        Backend::Avx512Vbmi2,
+        Backend::Neon,
+    ];
+
+    /// Whether the running CPU can run this backend.
+    ///
+    /// ```
+    /// use varint_turbo::Backend;
+    /// assert!(Backend::Scalar.is_supported());
+    /// assert!(varint_turbo::detected_backend().is_supported());
+    /// for backend in Backend::ALL {
+    ///     println!("{backend}: {}", backend.is_supported());
+    /// }
+    /// ```
+    pub fn is_supported(self) -> bool {
+        match self {
+            Backend::Scalar => true,
+            Backend::Ssse3 => cpu_has!("ssse3", "popcnt"),
+            Backend::Avx2 => cpu_has!("avx2", "bmi1", "bmi2", "lzcnt", "popcnt"),
+            Backend::Avx512Vbmi2 => cpu_has!(
+                "avx2",
+                "avx512f",
+                "avx512bw",
+                "avx512vl",
+                "avx512cd",
+                "avx512vbmi",
+                "avx512vbmi2",
+                "bmi1",
+                "bmi2",
+                "lzcnt",
+                "popcnt"
+            ),
+            Backend::Neon => cfg!(all(
+                target_arch = "aarch64",
+                target_endian = "little",
+                not(varint_turbo_force_scalar)
+            )),
+        }
+    }
+
+    /// [`decode_slice`](crate::decode_slice) on this backend.
+    ///
+    /// # Panics
+    /// If the CPU does not support the backend ([`is_supported`](Self::is_supported)).
+    ///
+    /// ```
+    /// use varint_turbo::Backend;
+    /// for backend in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+    ///     let mut out = [0u32; 4];
+    ///     assert_eq!(backend.decode_slice(&[0x03, 0x8e, 0x02], &mut out), Ok((2, 3)));
+    ///     assert_eq!(out[..2], [3, 270]);
+    /// }
+    /// ```
+    pub fn decode_slice<T: VarInt>(
+        self,
+        input: &[u8],
+        out: &mut [T],
+    ) -> Result<(usize, usize), BulkDecodeError> {
+        self.decode_uninit(input, as_uninit(out))
+    }
+
+    /// [`decode_slice`](Self::decode_slice) into slots that need not be
+    /// initialized: it writes initialized values only, the first
+    /// `written` slots (or up to the error's index) and possibly slots
+    /// after them.
+    pub(crate) fn decode_uninit<T: VarInt>(
+        self,
+        input: &[u8],
+        out: &mut [MaybeUninit<T>],
+    ) -> Result<(usize, usize), BulkDecodeError> {
+        assert!(
+            self.is_supported(),
+            "the {self} backend is not supported by this CPU"
+        );
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU supports the backend (checked above).
+            Backend::Ssse3 => unsafe { x86_64::ssse3::decode_slice::decode_slice(input, out) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU supports the backend (checked above).
+            Backend::Avx2 => unsafe { x86_64::avx2::decode_slice::decode_slice(input, out) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU supports the backend (checked above).
+            Backend::Avx512Vbmi2 => unsafe {
+                x86_64::avx512::decode_slice::decode_slice(input, out)
+            },
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Backend::Neon => aarch64::neon::decode_slice::decode_slice(input, out),
+            _ => scalar::decode_slice::decode_slice_scalar(input, out),
+        }
+    }
+
+    /// [`count_varints`](crate::count_varints) on this backend.
+    ///
+    /// # Panics
+    /// If the CPU does not support the backend ([`is_supported`](Self::is_supported)).
+    ///
+    /// ```
+    /// use varint_turbo::Backend;
+    /// for backend in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+    ///     assert_eq!(backend.count_varints(&[0x03, 0x8e, 0x02]), 2);
+    /// }
+    /// ```
+    pub fn count_varints(self, input: &[u8]) -> usize {
+        assert!(
+            self.is_supported(),
+            "the {self} backend is not supported by this CPU"
+        );
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU supports the backend (checked above).
+            Backend::Avx2 => unsafe { x86_64::avx2::sizes::count_varints(input) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU supports the backend (checked above).
+            Backend::Avx512Vbmi2 => unsafe { x86_64::avx512::sizes::count_varints(input) },
+            _ => scalar::sizes::count_varints_portable(input),
+        }
+    }
+
+    /// [`encoded_len_sum`](crate::encoded_len_sum) on this backend.
+    ///
+    /// # Panics
+    /// If the CPU does not support the backend ([`is_supported`](Self::is_supported)).
+    ///
+    /// ```
+    /// use varint_turbo::Backend;
+    /// for backend in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+    ///     assert_eq!(backend.encoded_len_sum(&[1u32, 300]), 3);
+    /// }
+    /// ```
+    pub fn encoded_len_sum<T: VarInt>(self, values: &[T]) -> usize {
+        assert!(
+            self.is_supported(),
+            "the {self} backend is not supported by this CPU"
+        );
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU supports the backend (checked above), which
+            // includes LZCNT.
+            Backend::Avx2 => unsafe { x86_64::avx2::sizes::encoded_len_sum(values) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU supports the backend (checked above).
+            Backend::Avx512Vbmi2 => unsafe { x86_64::avx512::sizes::encoded_len_sum(values) },
+            _ => scalar::sizes::encoded_len_sum_portable(values),
+        }
+    }
+
+    /// [`encode_slice_into`](crate::encode_slice_into) on this backend.
+    ///
+    /// # Panics
+    /// If the CPU does not support the backend ([`is_supported`](Self::is_supported)).
+    ///
+    /// ```
+    /// use varint_turbo::Backend;
+    /// for backend in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+    ///     let mut out = [0u8; 3];
+    ///     assert_eq!(backend.encode_slice_into(&[1u32, 300], &mut out), (2, 3));
+    ///     assert_eq!(out, [0x01, 0xac, 0x02]);
+    /// }
+    /// ```
+    pub fn encode_slice_into<T: VarInt>(self, values: &[T], out: &mut [u8]) -> (usize, usize) {
+        assert!(
+            self.is_supported(),
+            "the {self} backend is not supported by this CPU"
+        );
+        match self {
+            // The SIMD kernel needs room for everything: the worst case
+            // fits, or the exact total does.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512Vbmi2
+                if values.len().saturating_mul(T::MAX_LEN) <= out.len()
+                    || self.encoded_len_sum(values) <= out.len() =>
+            {
+                // SAFETY: the CPU supports the backend (checked above) and
+                // `out` holds the encoding of all `values` (the guard).
+                let written = unsafe { x86_64::avx512::encode_slice::encode_slice(values, out) };
+                (values.len(), written)
+            }
+            // Without room for the AVX-512 kernel, and on AVX2 CPUs: four
+            // values per `pshufb` step, the word encoder (with `PDEP`
+            // where it is fast) for values of 2^28 and more. Any room:
+            // they stop exactly where the scalar encoder would.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 | Backend::Avx512Vbmi2 => {
+                // SAFETY: both backends require AVX2, BMI1, BMI2, LZCNT
+                // and POPCNT, and the CPU supports this one (checked above).
+                unsafe {
+                    x86_64::avx2::encode_slice::encode_slice_into(
+                        values,
+                        out,
+                        crate::pdep_is_fast(),
+                    )
+                }
+            }
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ssse3 => {
+                // SAFETY: the backend requires SSSE3 and POPCNT, and the
+                // CPU supports it (checked above).
+                unsafe { x86_64::ssse3::encode_slice::encode_slice_into(values, out) }
+            }
+            // Any room: the NEON kernel hands the last values to the
+            // scalar encoder, so it stops exactly where that one would.
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Backend::Neon => aarch64::neon::encode_slice::encode_slice_into(values, out),
+            _ => scalar::encode_slice::encode_slice_into_scalar(values, out),
+        }
+    }
+}
+
+/// True if the running CPU has every listed feature: detected at run time
+/// with `std`, otherwise known only from the build's target features; never
+/// on other architectures or with `--cfg varint_turbo_force_scalar`.
+macro_rules! cpu_has {
+    ($($feature:tt),+) => {{
+        #[cfg(all(target_arch = "x86_64", feature = "std", not(varint_turbo_force_scalar)))]
+        {
+            true $(&& std::is_x86_feature_detected!($feature))+
+        }
+        #[cfg(all(target_arch = "x86_64", not(feature = "std"), not(varint_turbo_force_scalar)))]
+        {
+            true $(&& cfg!(target_feature = $feature))+
+        }
+        #[cfg(any(not(target_arch = "x86_64"), varint_turbo_force_scalar))]
+        {
+            false
+        }
+    }};
+}
+use cpu_has;
+
+/// Detected once, then cached: 0 = not yet, else `Backend as u8 + 1`.
+static DETECTED: AtomicU8 = AtomicU8::new(0);
+
+/// The backend the bulk functions use on this CPU: the fastest one it
+/// supports, detected on first use and cached.
+///
+/// ```
+/// let backend = varint_turbo::detected_backend();
+/// assert!(backend.is_supported());
+/// println!("bulk backend: {backend}");
+/// ```
+pub fn detected_backend() -> Backend {
+    match DETECTED.load(Ordering::Relaxed) {
+        1 => Backend::Scalar,
+        2 => Backend::Ssse3,
+        3 => Backend::Avx2,
+        4 => Backend::Avx512Vbmi2,
+        5 => Backend::Neon,
+        _ => {
+            let backend = Backend::ALL
+                .into_iter()
+                .rev()
+                .find(|backend| backend.is_supported());
+            let backend = backend.unwrap_or(Backend::Scalar);
+            DETECTED.store(backend as u8 + 1, Ordering::Relaxed);
+            backend
+        }
+    }
+}

@@ -1,0 +1,282 @@
+//! The bulk API: whole buffers of consecutive varints (protobuf packed
+//! repeated fields, Avro blocks, posting lists), decoded a SIMD window at a
+//! time and dispatched at run time to the best backend of this CPU
+//! ([`Backend`], in `backend`); inputs too short to pay for a SIMD window
+//! go straight to the portable kernels.
+
+mod backend;
+
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+use core::mem::MaybeUninit;
+
+use crate::arch::as_uninit;
+use crate::arch::scalar::decode_slice::decode_slice_scalar;
+use crate::arch::scalar::encode_slice::encode_slice_into_scalar;
+use crate::arch::scalar::sizes::{count_varints_portable, encoded_len_sum_portable};
+pub use crate::error::BulkDecodeError;
+#[cfg(feature = "alloc")]
+use crate::error::DecodeError;
+use crate::varint::VarInt;
+use crate::zigzag::ZigZag;
+pub use backend::{detected_backend, Backend};
+
+/// Inputs shorter than this go straight to the scalar loop: a few values
+/// cost less than the dispatch and the SIMD set-up (one 64-byte window).
+const SCALAR_CUTOFF_BYTES: usize = 64;
+
+/// Decodes consecutive varints from the start of `input` into `out` until
+/// `out` is full or `input` is exhausted; returns (values written, bytes
+/// consumed).
+///
+/// A varint cut off by the end of `input` is an error
+/// ([`DecodeError::Truncated`]), as is one that does not fit `T`
+/// ([`DecodeError::Overflow`]), by the same rules as [`decode`](crate::decode);
+/// the error gives the index and byte offset of that value, and every value
+/// before it has been written to `out`. Slots of `out` past the values
+/// written (or past the failing index) may be overwritten with unspecified
+/// values: the SIMD backends store whole vectors.
+///
+/// ```
+/// let packed = [0x03, 0x8e, 0x02, 0x9e, 0xa7, 0x05]; // 3, 270, 86942
+/// let mut out = [0u32; 8];
+/// assert_eq!(varint_turbo::decode_slice(&packed, &mut out), Ok((3, 6)));
+/// assert_eq!(out[..3], [3, 270, 86942]);
+///
+/// let error = varint_turbo::decode_slice(&[0x01, 0x80], &mut out).unwrap_err();
+/// assert_eq!((error.index(), error.offset()), (1, 1));
+/// assert_eq!(error.kind(), varint_turbo::DecodeError::Truncated);
+/// ```
+pub fn decode_slice<T: VarInt>(
+    input: &[u8],
+    out: &mut [T],
+) -> Result<(usize, usize), BulkDecodeError> {
+    decode_uninit(input, as_uninit(out))
+}
+
+/// [`decode_slice`] into slots that need not be initialized (see
+/// [`Backend::decode_uninit`]).
+fn decode_uninit<T: VarInt>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+) -> Result<(usize, usize), BulkDecodeError> {
+    if input.len() < SCALAR_CUTOFF_BYTES {
+        return decode_slice_scalar(input, out);
+    }
+    detected_backend().decode_uninit(input, out)
+}
+
+/// Decodes every varint of `input` (which must hold nothing else) into a
+/// new `Vec`. Allocates at most one `T` per input byte (the count of
+/// terminating bytes), whatever the input claims; the capacity is not
+/// zeroed first, the decoder writes it.
+///
+/// ```
+/// use varint_turbo::{decode_all, DecodeError};
+/// let values = decode_all::<u32>(&[0x03, 0x8e, 0x02, 0x9e, 0xa7, 0x05]);
+/// assert_eq!(values, Ok(vec![3, 270, 86942]));
+/// let error = decode_all::<u64>(&[0x01, 0x96]).unwrap_err();
+/// assert_eq!((error.kind(), error.index(), error.offset()), (DecodeError::Truncated, 1, 1));
+/// ```
+#[cfg(feature = "alloc")]
+pub fn decode_all<T: VarInt>(input: &[u8]) -> Result<Vec<T>, BulkDecodeError> {
+    let mut out = Vec::with_capacity(count_varints(input));
+    let (written, consumed) = decode_uninit(input, out.spare_capacity_mut())?;
+    check_rest::<T>(input, written, consumed)?;
+    // SAFETY: the decoder initialized the first `written` slots, and
+    // `written <= capacity` (it writes inside the slice it was given).
+    unsafe { out.set_len(written) };
+    Ok(out)
+}
+
+/// After `decode_all` filled one slot per terminating byte, anything left is
+/// a varint without a last byte: `Truncated`, or `Overflow` if it already
+/// runs longer than `T::MAX_LEN` (the single-value rules decide).
+#[cfg(feature = "alloc")]
+fn check_rest<T: VarInt>(
+    input: &[u8],
+    written: usize,
+    consumed: usize,
+) -> Result<(), BulkDecodeError> {
+    if consumed == input.len() {
+        return Ok(());
+    }
+    let kind = match crate::decode::<T>(&input[consumed..]) {
+        Err(kind) => kind,
+        // Unreachable (every terminator was used), but never claim success.
+        Ok(_) => DecodeError::Truncated,
+    };
+    Err(BulkDecodeError::new(kind, written, consumed))
+}
+
+/// [`decode_slice`] for zigzag varints (protobuf `sint32`/`sint64`, Avro).
+///
+/// ```
+/// let mut out = [0i32; 4];
+/// assert_eq!(varint_turbo::decode_slice_zigzag(&[0x01, 0x02, 0x03], &mut out), Ok((3, 3)));
+/// assert_eq!(out[..3], [-1, 1, -2]);
+/// ```
+pub fn decode_slice_zigzag<T: ZigZag>(
+    input: &[u8],
+    out: &mut [T],
+) -> Result<(usize, usize), BulkDecodeError> {
+    // `T`/`T::Unsigned` are iN/uN of one width (the sealed trait's only impls).
+    // SAFETY: same size and alignment; every bit pattern is valid for both.
+    let unsigned = unsafe {
+        core::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<T::Unsigned>(), out.len())
+    };
+    let result = decode_slice(input, unsigned);
+    let written = match result {
+        Ok((written, _)) => written,
+        Err(error) => error.index(),
+    };
+    for value in &mut out[..written] {
+        // Reinterpret back: the slot holds the zigzag value's bits.
+        *value = T::zigzag_decode(value.to_unsigned_bits());
+    }
+    result
+}
+
+/// [`decode_all`] for zigzag varints.
+///
+/// ```
+/// assert_eq!(varint_turbo::decode_all_zigzag::<i64>(&[0x7f, 0x80, 0x01]), Ok(vec![-64, 64]));
+/// ```
+#[cfg(feature = "alloc")]
+pub fn decode_all_zigzag<T: ZigZag>(input: &[u8]) -> Result<Vec<T>, BulkDecodeError> {
+    let mut out: Vec<T> = Vec::with_capacity(count_varints(input));
+    let spare = out.spare_capacity_mut();
+    // `T`/`T::Unsigned` are iN/uN of one width (the sealed trait's only impls).
+    // SAFETY: same size and alignment, and both are uninitialized slots.
+    let unsigned = unsafe {
+        core::slice::from_raw_parts_mut(
+            spare.as_mut_ptr().cast::<MaybeUninit<T::Unsigned>>(),
+            spare.len(),
+        )
+    };
+    let (written, consumed) = decode_uninit(input, unsigned)?;
+    check_rest::<T::Unsigned>(input, written, consumed)?;
+    // SAFETY: the first `written` slots hold decoded unsigned values, whose
+    // bits are valid `T`s.
+    unsafe { out.set_len(written) };
+    for value in &mut out {
+        // Reinterpret back: the slot holds the zigzag value's bits.
+        *value = T::zigzag_decode(value.to_unsigned_bits());
+    }
+    Ok(out)
+}
+
+/// The number of varints in `input`: its bytes without a continuation bit.
+/// This is how protobuf sizes a packed repeated field before decoding it;
+/// it does not validate (a cut-off last varint is not counted).
+///
+/// ```
+/// // 3, 270, 86942 and the first byte of a cut-off varint.
+/// assert_eq!(varint_turbo::count_varints(&[0x03, 0x8e, 0x02, 0x9e, 0xa7, 0x05, 0x80]), 3);
+/// ```
+pub fn count_varints(input: &[u8]) -> usize {
+    if input.len() < SCALAR_CUTOFF_BYTES {
+        return count_varints_portable(input);
+    }
+    detected_backend().count_varints(input)
+}
+
+/// The total number of bytes that [`encode_slice`] writes for `values`.
+///
+/// ```
+/// assert_eq!(varint_turbo::encoded_len_sum(&[1u64, 300, u64::MAX]), 1 + 2 + 10);
+/// ```
+pub fn encoded_len_sum<T: VarInt>(values: &[T]) -> usize {
+    if values.len() < 16 {
+        return encoded_len_sum_portable(values);
+    }
+    detected_backend().encoded_len_sum(values)
+}
+
+/// Appends the varints of `values` to `out`; returns the bytes written.
+///
+/// ```
+/// let mut out = vec![0xff];
+/// assert_eq!(varint_turbo::encode_slice(&[1u32, 300], &mut out), 3);
+/// assert_eq!(out, [0xff, 0x01, 0xac, 0x02]);
+/// ```
+#[cfg(feature = "alloc")]
+pub fn encode_slice<T: VarInt>(values: &[T], out: &mut Vec<u8>) -> usize {
+    let total = encoded_len_sum(values);
+    let start = out.len();
+    out.resize(start + total, 0);
+    let (encoded, written) = encode_slice_into(values, &mut out[start..]);
+    debug_assert_eq!((encoded, written), (values.len(), total));
+    written
+}
+
+/// Values converted to zigzag form per chunk by the zigzag encoders (a
+/// stack buffer of at most 2 KiB), then encoded by the bulk encoder.
+const ZIGZAG_CHUNK: usize = 256;
+
+/// Calls `encode` with the zigzag forms of `values`, a chunk at a time, for
+/// as long as it returns `true`.
+#[inline(always)]
+fn for_zigzag_chunks<T: ZigZag>(values: &[T], mut encode: impl FnMut(&[T::Unsigned]) -> bool) {
+    let mut buffer = [T::Unsigned::default(); ZIGZAG_CHUNK];
+    for chunk in values.chunks(ZIGZAG_CHUNK) {
+        for (slot, &value) in buffer.iter_mut().zip(chunk) {
+            *slot = value.zigzag_encode();
+        }
+        if !encode(&buffer[..chunk.len()]) {
+            break;
+        }
+    }
+}
+
+/// [`encode_slice`] for zigzag varints (protobuf `sint32`/`sint64`, Avro).
+///
+/// ```
+/// let mut out = Vec::new();
+/// assert_eq!(varint_turbo::encode_slice_zigzag(&[0i32, -1, 1, -64, 64], &mut out), 6);
+/// assert_eq!(out, [0x00, 0x01, 0x02, 0x7f, 0x80, 0x01]);
+/// ```
+#[cfg(feature = "alloc")]
+pub fn encode_slice_zigzag<T: ZigZag>(values: &[T], out: &mut Vec<u8>) -> usize {
+    let start = out.len();
+    for_zigzag_chunks(values, |unsigned| {
+        encode_slice(unsigned, out);
+        true
+    });
+    out.len() - start
+}
+
+/// [`encode_slice_into`] for zigzag varints: encodes as many of `values`
+/// as fit, whole, into `out`; returns (values encoded, bytes written).
+///
+/// ```
+/// let mut out = [0u8; 4];
+/// // -1000 and 1000 take 2 bytes each; the third value does not fit.
+/// assert_eq!(varint_turbo::encode_slice_zigzag_into(&[-1000i64, 1000, 5], &mut out), (2, 4));
+/// ```
+pub fn encode_slice_zigzag_into<T: ZigZag>(values: &[T], out: &mut [u8]) -> (usize, usize) {
+    let (mut encoded, mut written) = (0, 0);
+    for_zigzag_chunks(values, |unsigned| {
+        let (n, bytes) = encode_slice_into(unsigned, &mut out[written..]);
+        encoded += n;
+        written += bytes;
+        n == unsigned.len()
+    });
+    (encoded, written)
+}
+
+/// Encodes as many of `values` as fit, whole, into `out`, without
+/// allocating; returns (values encoded, bytes written).
+///
+/// ```
+/// let mut out = [0u8; 4];
+/// // 1 and 300 take 3 bytes; 16384 would need 3 more.
+/// assert_eq!(varint_turbo::encode_slice_into(&[1u32, 300, 16384], &mut out), (2, 3));
+/// assert_eq!(out[..3], [0x01, 0xac, 0x02]);
+/// ```
+pub fn encode_slice_into<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usize) {
+    if values.len() < 8 {
+        return encode_slice_into_scalar(values, out);
+    }
+    detected_backend().encode_slice_into(values, out)
+}
