@@ -309,6 +309,10 @@ run_row() {
         fi
     fi
 
+    # The native row also runs the #[ignore]d tests (tests/big_inputs.rs:
+    # gigabytes of memory, too slow under qemu).
+    local extra=()
+    [[ $name == native ]] && extra=(--include-ignored)
     local bin base log rc p f i
     for bin in "${BINS[@]}"; do
         base=$(basename "$bin")
@@ -322,7 +326,7 @@ run_row() {
             VARINT_TURBO_EXPECT_SINGLE_BACKEND="$single" \
             VARINT_TURBO_EXPECT_BULK_BACKEND="$bulk" \
             CARGO_MANIFEST_DIR="$PWD" \
-            timeout --kill-after=30 "$TIMEOUT" "${runner[@]}" "$bin" >"$log" 2>&1 || rc=$?
+            timeout --kill-after=30 "$TIMEOUT" "${runner[@]}" "$bin" "${extra[@]}" >"$log" 2>&1 || rc=$?
         read -r p f i < <(count_results "$log")
         passed=$((passed + p)) failed=$((failed + f)) ignored=$((ignored + i))
         printf '    %-28s %4d passed %3d failed %3d ignored %7s s%s\n' "$base" "$p" "$f" "$i" \

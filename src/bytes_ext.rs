@@ -262,12 +262,14 @@ pub trait BufMutVarint: BufMut {
         ensure_room(self, total);
         let mut staging = [0u8; PUT_STAGING_BYTES];
         let mut rest = values;
+        let mut written = 0;
         while !rest.is_empty() {
             let (encoded, len) = crate::encode_slice_into(rest, &mut staging);
             self.put_slice(&staging[..len]);
+            written += len;
             rest = &rest[encoded..];
         }
-        total
+        written
     }
 }
 

@@ -221,26 +221,21 @@ impl Backend {
             "the {self} backend is not supported by this CPU"
         );
         match self {
-            // The SIMD kernel needs room for everything: the worst case
-            // fits, or the exact total does.
+            // Any room: the kernel's vector steps stop while `out` still
+            // has room for their longest encoding, and the scalar encoder
+            // finishes, so it stops exactly where that one would.
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx512Vbmi2
-                if values.len().saturating_mul(T::MAX_LEN) <= out.len()
-                    || self.encoded_len_sum(values) <= out.len() =>
-            {
-                // SAFETY: the CPU supports the backend (checked above) and
-                // `out` holds the encoding of all `values` (the guard).
-                let written = unsafe { x86_64::avx512::encode_slice::encode_slice(values, out) };
-                (values.len(), written)
+            Backend::Avx512Vbmi2 => {
+                // SAFETY: the CPU supports the backend (checked above).
+                unsafe { x86_64::avx512::encode_slice::encode_slice_into(values, out) }
             }
-            // Without room for the AVX-512 kernel, and on AVX2 CPUs: four
-            // values per `pshufb` step, the word encoder (with `PDEP`
-            // where it is fast) for values of 2^28 and more. Any room:
-            // they stop exactly where the scalar encoder would.
+            // Four values per `pshufb` step, the word encoder (with `PDEP`
+            // where it is fast) for values of 2^28 and more. Any room: it
+            // stops exactly where the scalar encoder would.
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 | Backend::Avx512Vbmi2 => {
-                // SAFETY: both backends require AVX2, BMI1, BMI2, LZCNT
-                // and POPCNT, and the CPU supports this one (checked above).
+            Backend::Avx2 => {
+                // SAFETY: the backend requires AVX2, BMI1, BMI2, LZCNT and
+                // POPCNT, and the CPU supports it (checked above).
                 unsafe {
                     x86_64::avx2::encode_slice::encode_slice_into(
                         values,

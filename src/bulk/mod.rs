@@ -202,12 +202,24 @@ pub fn encoded_len_sum<T: VarInt>(values: &[T]) -> usize {
 /// ```
 #[cfg(feature = "alloc")]
 pub fn encode_slice<T: VarInt>(values: &[T], out: &mut Vec<u8>) -> usize {
-    let total = encoded_len_sum(values);
     let start = out.len();
-    out.resize(start + total, 0);
-    let (encoded, written) = encode_slice_into(values, &mut out[start..]);
-    debug_assert_eq!((encoded, written), (values.len(), total));
-    written
+    let mut rest = values;
+    let mut room = encoded_len_sum(values);
+    loop {
+        let at = out.len();
+        out.resize(at + room, 0);
+        let (encoded, written) = encode_slice_into(rest, &mut out[at..]);
+        out.truncate(at + written);
+        rest = &rest[encoded..];
+        if rest.is_empty() {
+            break;
+        }
+        // Only if `encoded_len_sum` undercounted (the encoders bound their
+        // writes by `out.len()`, so that costs no memory safety): room for
+        // at least the next value, so that every pass makes progress.
+        room = encoded_len_sum(rest).max(T::MAX_LEN);
+    }
+    out.len() - start
 }
 
 /// Values converted to zigzag form per chunk by the zigzag encoders (a

@@ -1,15 +1,16 @@
 //! The AVX-512 (VBMI + VBMI2) bulk encoder behind
 //! [`Backend::Avx512Vbmi2`](crate::Backend::Avx512Vbmi2): one value per lane,
 //! `vpmultishiftqb` to spread, `vpcompressb` to squeeze (see
-//! [`encode_slice`]).
+//! [`encode_slice_into`]).
 
 use core::arch::x86_64::*;
 
-use crate::arch::scalar;
+use crate::arch::scalar::encode_slice::encode_slice_into_scalar;
 use crate::varint::VarInt;
 
-/// Encodes `values` into `out`, which must have room for all of them
-/// (`out.len() >= encoded_len_sum(values)`); returns the bytes written.
+/// Encodes as many of `values` as fit, whole, into `out`; returns (values
+/// encoded, bytes written), exactly as the scalar reference
+/// (`scalar::encode_slice::encode_slice_into_scalar`) does.
 ///
 /// Each value goes to its own lane: 8 bytes (8 values per step) when every
 /// value fits 8 varint bytes (< 2^56), else 16 bytes (4 `u64` per step).
@@ -21,11 +22,16 @@ use crate::varint::VarInt;
 /// a block without a value of 2^56 or more (one `vptestmq` of their OR)
 /// takes the 8-lane steps.
 ///
+/// The vector steps run only while `out` has room for their values' longest
+/// encoding (`MAX_LEN` bytes each), counted from `out.len()`, never from a
+/// computed total; the rest goes to the bounds-checked scalar encoder. So
+/// `out` may be of any length: a wrong `encoded_len_sum` (which sized it)
+/// can cost values, never memory safety.
+///
 /// # Safety
-/// The CPU must support AVX-512 F/BW/VL/CD/VBMI/VBMI2, and `out` must hold
-/// at least the encoded length of `values`.
+/// The CPU must support AVX-512 F/BW/VL/CD/VBMI/VBMI2.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512cd,avx512vbmi,avx512vbmi2,popcnt")]
-pub unsafe fn encode_slice<T: VarInt>(values: &[T], out: &mut [u8]) -> usize {
+pub unsafe fn encode_slice_into<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usize) {
     // SAFETY: this function enables AVX-512 F.
     let (narrow, wide) = unsafe { (EncodeLanes::narrow(), EncodeLanes::wide()) };
     let mut pos = 0usize;
@@ -33,10 +39,11 @@ pub unsafe fn encode_slice<T: VarInt>(values: &[T], out: &mut [u8]) -> usize {
     let dst = out.as_mut_ptr();
     if T::MAX_LEN > 8 {
         const BLOCK: usize = 32;
-        while values.len() - index >= BLOCK {
+        while values.len() - index >= BLOCK && out.len() - pos >= BLOCK * T::MAX_LEN {
             let src = values[index..].as_ptr().cast::<u64>();
-            // SAFETY: 32 values from `index` are in bounds; `out` has room for
-            // their encoding (caller); each step writes its values' bytes at `pos`.
+            // SAFETY: 32 values from `index` are in bounds; `out[pos..]` has
+            // room for 32 varints of the longest length (loop condition), and
+            // each step writes exactly its values' bytes at `pos`.
             unsafe {
                 let load = |i: usize| _mm512_loadu_si512(src.add(8 * i).cast());
                 let any = _mm512_or_si512(
@@ -63,9 +70,9 @@ pub unsafe fn encode_slice<T: VarInt>(values: &[T], out: &mut [u8]) -> usize {
     } else {
         (&narrow, 8)
     };
-    while values.len() - index >= per_step {
-        // SAFETY: `per_step` values from `index` are in bounds; `out` has
-        // room for their encoding (caller).
+    while values.len() - index >= per_step && out.len() - pos >= per_step * T::MAX_LEN {
+        // SAFETY: `per_step` values from `index` are in bounds; `out[pos..]`
+        // has room for their longest encoding (loop condition).
         unsafe {
             let src = values.as_ptr().add(index);
             let in_lanes = if T::MAX_LEN > 8 {
@@ -77,13 +84,8 @@ pub unsafe fn encode_slice<T: VarInt>(values: &[T], out: &mut [u8]) -> usize {
         }
         index += per_step;
     }
-    for &value in &values[index..] {
-        let mut window = [0u8; 16];
-        let len = scalar::encode(value, &mut window);
-        out[pos..pos + len].copy_from_slice(&window[..len]);
-        pos += len;
-    }
-    pos
+    let (encoded, written) = encode_slice_into_scalar(&values[index..], &mut out[pos..]);
+    (index + encoded, pos + written)
 }
 
 /// The constants of an encoding step for one lane width.

@@ -88,7 +88,10 @@ pub unsafe fn encoded_len_sum<T: VarInt>(values: &[T]) -> usize {
         return _mm512_reduce_add_epi64(sum) as usize;
     }
     // 16 values per step in 32-bit lanes: (9 * (32 - lz) + 64) / 64. A lane
-    // gains at most 5 per step: sum in 32 bits for 2^26 steps at a time.
+    // gains at most 5 per step: each lane sums in 32 bits for 2^26 steps at
+    // a time (at most 5 * 2^26 < 2^32), and the 16 lane sums of a block are
+    // added in 64 bits (their total, up to 16 * 5 * 2^26 = 5.4e9, does not
+    // fit 32 bits: 860M values of `u32::MAX` once summed to 5,032,704).
     let mut total = 0usize;
     for block in values.chunks(16 << 26) {
         let mut sum = _mm512_setzero_si512();
@@ -110,9 +113,25 @@ pub unsafe fn encoded_len_sum<T: VarInt>(values: &[T]) -> usize {
         // SAFETY: only the `rest.len()` values of `rest` are read (masked).
         let wide = unsafe { load_as_u32_lanes(rest.as_ptr(), present) };
         sum = _mm512_mask_add_epi32(sum, present, sum, len_of(wide));
-        total += _mm512_reduce_add_epi32(sum) as u32 as usize;
+        // SAFETY: this function enables AVX-512 F.
+        total += unsafe { sum_u32_lanes(sum) } as usize;
     }
     total
+}
+
+/// The sum of the 16 unsigned 32-bit lanes of `x`, in 64 bits (so that it
+/// cannot wrap).
+///
+/// # Safety
+/// The CPU must support AVX-512 F.
+#[inline(always)]
+unsafe fn sum_u32_lanes(x: __m512i) -> u64 {
+    // SAFETY: the caller guarantees AVX-512 F; register operations only.
+    unsafe {
+        let low = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(x));
+        let high = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64::<1>(x));
+        _mm512_reduce_add_epi64(_mm512_add_epi64(low, high)) as u64
+    }
 }
 
 /// Loads the values of `src` selected by `present` (low bits; up to 16) of
@@ -130,5 +149,39 @@ unsafe fn load_as_u32_lanes<T: VarInt>(src: *const T, present: u16) -> __m512i {
             2 => _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(present, src.cast())),
             _ => _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(present, src.cast())),
         }
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    extern crate std;
+    use super::*;
+
+    fn avx512() -> bool {
+        std::is_x86_feature_detected!("avx512f")
+    }
+
+    /// The lane sums of a block reach 16 * 5 * 2^26 > 2^32 with 2^30 values;
+    /// their reduction must not wrap. Driven directly with lane sums of
+    /// `u32::MAX` (their total is 2^36 - 16).
+    #[test]
+    fn lane_sums_add_in_64_bits() {
+        if !avx512() {
+            std::eprintln!("no AVX-512 F on this CPU: lane_sums_add_in_64_bits not run");
+            return;
+        }
+        // SAFETY: the CPU has AVX-512 F (checked above).
+        let total = unsafe { sum_u32_lanes(_mm512_set1_epi32(-1)) };
+        assert_eq!(total, 16 * u64::from(u32::MAX));
+        // SAFETY: as above.
+        let mixed = unsafe {
+            sum_u32_lanes(_mm512_setr_epi32(
+                -1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, -2,
+            ))
+        };
+        assert_eq!(
+            mixed,
+            u64::from(u32::MAX) + u64::from(u32::MAX - 1) + (1..=14).sum::<u64>()
+        );
     }
 }
