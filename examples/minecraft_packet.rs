@@ -108,7 +108,9 @@ fn take_packets(buffer: &mut Vec<u8>, packets: &mut Vec<Packet>) -> Result<(), S
         let (length, prefix_len) = match varint_turbo::decode::<u32>(rest) {
             Ok(decoded) => decoded,
             Err(DecodeError::Truncated) => break,
-            Err(DecodeError::Overflow) => return Err("VarInt too big".into()),
+            // Overflow (and any kind a later version adds: `DecodeError` is
+            // `#[non_exhaustive]`).
+            Err(error) => return Err(format!("bad VarInt length prefix: {error}")),
         };
         let length = length as usize;
         if length > MAX_PACKET || length == 0 {

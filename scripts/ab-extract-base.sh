@@ -1,7 +1,10 @@
 # Sourced by scripts/ab-bulk and scripts/ab-single: extract_base COMMIT DIR
 # writes the crate as of COMMIT into DIR (replacing it), renamed
 # varint-turbo-base so that a harness can depend on it beside the working
-# tree's varint-turbo.
+# tree's varint-turbo. With AB_BASE_CFG="name ..." the base build also gets
+# those cfgs from its build script (e.g. varint_turbo_slow_pdep: the same
+# source with the compile-time choice, against the working tree's run-time
+# one).
 extract_base() {
     local commit=$1 dir=$2
     rm -rf "$dir"
@@ -13,4 +16,9 @@ extract_base() {
     sed -i 's/^name = "varint-turbo"$/name = "varint-turbo-base"/' "$dir/Cargo.toml"
     # The extracted crate is not a member of this repository's workspace.
     printf '\n[workspace]\n' >>"$dir/Cargo.toml"
+    local cfg
+    for cfg in ${AB_BASE_CFG:-}; do
+        grep -q '^fn main() {$' "$dir/build.rs" || { echo "AB_BASE_CFG: no 'fn main() {' in the base's build.rs" >&2; return 1; }
+        sed -i "s/^fn main() {\$/fn main() {\n    println!(\"cargo:rustc-cfg=$cfg\");/" "$dir/build.rs"
+    done
 }

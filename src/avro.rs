@@ -48,6 +48,7 @@ use crate::DecodeError;
 /// assert_eq!(&bytes[..usize::from(len)], &[0x05]);
 /// ```
 #[inline]
+#[must_use]
 pub fn encode_int(value: i32) -> ([u8; 16], u8) {
     crate::encode_zigzag(value)
 }
@@ -61,6 +62,7 @@ pub fn encode_int(value: i32) -> ([u8; 16], u8) {
 /// assert_eq!(&bytes[..2], &[0xff, 0xff]);
 /// ```
 #[inline]
+#[must_use]
 pub fn encode_long(value: i64) -> ([u8; 16], u8) {
     crate::encode_zigzag(value)
 }
@@ -181,8 +183,7 @@ impl fmt::Display for BlockError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for BlockError {}
+impl core::error::Error for BlockError {}
 
 /// Appends the zigzag varint of `value`; returns its length.
 #[cfg(feature = "alloc")]

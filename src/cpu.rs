@@ -19,19 +19,26 @@ use core::sync::atomic::{AtomicU8, Ordering};
 /// let fast = varint_turbo::pdep_is_fast();
 /// println!("PDEP/PEXT fast on this CPU: {fast}");
 /// ```
+#[must_use]
 pub fn pdep_is_fast() -> bool {
+    pdep_is_fast_cached()
+}
+
+/// 0 = not yet computed, 1 = slow, 2 = fast.
+#[cfg(target_arch = "x86_64")]
+static PDEP_FAST: AtomicU8 = AtomicU8::new(0);
+
+/// [`pdep_is_fast`] for the single-value kernels' hot path: one relaxed
+/// load and a predicted compare once the answer is cached; CPUID only on
+/// the first call (out of line).
+#[inline(always)]
+pub(crate) fn pdep_is_fast_cached() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        // 0 = not yet computed, 1 = slow, 2 = fast.
-        static PDEP_FAST: AtomicU8 = AtomicU8::new(0);
         match PDEP_FAST.load(Ordering::Relaxed) {
-            1 => false,
             2 => true,
-            _ => {
-                let fast = cpuid_pdep_is_fast();
-                PDEP_FAST.store(if fast { 2 } else { 1 }, Ordering::Relaxed);
-                fast
-            }
+            1 => false,
+            _ => pdep_is_fast_first_call(),
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -40,7 +47,15 @@ pub fn pdep_is_fast() -> bool {
     }
 }
 
-/// Reads CPUID: BMI2 present (leaf 7, EBX bit 8) and not a Zen 1/2-class core.
+#[cfg(target_arch = "x86_64")]
+#[cold]
+#[inline(never)]
+fn pdep_is_fast_first_call() -> bool {
+    let fast = cpuid_pdep_is_fast();
+    PDEP_FAST.store(if fast { 2 } else { 1 }, Ordering::Relaxed);
+    fast
+}
+
 #[cfg(target_arch = "x86_64")]
 fn cpuid_pdep_is_fast() -> bool {
     use core::arch::x86_64::__cpuid;

@@ -25,6 +25,7 @@ use crate::zigzag::ZigZag;
 /// assert_eq!(&bytes[..len as usize], &[0xac, 0x02]);
 /// ```
 #[inline]
+#[must_use]
 pub fn encode<T: VarInt>(value: T) -> ([u8; 16], u8) {
     // Assembled from the varint's two words rather than through the
     // `&mut [u8; 16]` kernel: the caller's copy of the array is then two
@@ -45,6 +46,7 @@ pub fn encode<T: VarInt>(value: T) -> ([u8; 16], u8) {
 /// assert_eq!(&bytes[..len as usize], &[0x03]);
 /// ```
 #[inline]
+#[must_use]
 pub fn encode_zigzag<T: ZigZag>(value: T) -> ([u8; 16], u8) {
     encode(value.zigzag_encode())
 }
@@ -87,7 +89,16 @@ pub fn encode_zigzag_to_slice<T: ZigZag>(value: T, out: &mut [u8]) -> usize {
 /// assert_eq!(varint_turbo::encoded_len(300u32), 2);
 /// assert_eq!(varint_turbo::encoded_len(u64::MAX), 10);
 /// ```
+///
+/// The pure functions of this crate are `#[must_use]`: dropping their
+/// result is a mistake the compiler points out.
+///
+/// ```compile_fail
+/// #![deny(unused_must_use)]
+/// varint_turbo::encoded_len(300u32);
+/// ```
 #[inline]
+#[must_use]
 pub fn encoded_len<T: VarInt>(value: T) -> usize {
     scalar::encoded_len(value.to_u64())
 }

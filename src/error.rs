@@ -14,7 +14,19 @@ use core::fmt;
 /// assert_eq!(decode::<u64>(&[0x80, 0x80]), Err(DecodeError::Truncated));
 /// assert_eq!(decode::<u8>(&[0x80, 0x02]), Err(DecodeError::Overflow));
 /// ```
+///
+/// `#[non_exhaustive]`: a later version may tell more cases apart, so a
+/// `match` outside this crate needs a wildcard arm.
+///
+/// With or without `std`, it implements `core::error::Error` (which is
+/// `std::error::Error`), like every error type of this crate:
+///
+/// ```
+/// fn takes_error(_: &dyn core::error::Error) {}
+/// takes_error(&varint_turbo::DecodeError::Truncated);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum DecodeError {
     /// The input ended while a continuation bit was still set (or was empty).
     Truncated,
@@ -32,8 +44,7 @@ impl fmt::Display for DecodeError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for DecodeError {}
+impl core::error::Error for DecodeError {}
 
 /// A bulk decode failed: which value, where, and why. The values before it
 /// have been written to the output.
@@ -101,9 +112,8 @@ impl fmt::Display for BulkDecodeError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for BulkDecodeError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+impl core::error::Error for BulkDecodeError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         Some(&self.kind)
     }
 }

@@ -46,8 +46,9 @@
 //! | build | backend |
 //! |---|---|
 //! | default (x86-64 baseline, any other target) | scalar: 8-byte loads, bit tricks, branch-free up to 8 bytes |
-//! | `target_feature = "bmi2"` (e.g. `-C target-cpu=native` on Intel since Haswell, AMD since Zen 3) | BMI2 `PEXT`/`PDEP` |
-//! | BMI2 on AMD Zen 1/2 (`-C target-cpu=znver2`, or `native` + feature `native-optimizations`) | scalar |
+//! | `-C target-cpu=native` (or feature `native-optimizations`) on Intel since Haswell, AMD since Zen 3 | BMI2 `PEXT`/`PDEP` |
+//! | `-C target-cpu=native` (or `native-optimizations`) on AMD Zen 1/2, `-C target-cpu=znver1`/`znver2` | scalar (`PDEP`/`PEXT` are microcoded there) |
+//! | BMI2 for an unknown CPU (`-C target-cpu=x86-64-v3`, `+bmi2`, a named CPU) | BMI2 where [`pdep_is_fast`], else scalar: a cached flag and a predicted branch per call |
 //!
 //! The bulk API ([`decode_slice`], [`decode_all`], [`encode_slice`],
 //! [`count_varints`], ...) moves through the input a fixed SIMD window at a
@@ -57,7 +58,7 @@
 //! | bulk backend | CPUs | method |
 //! |---|---|---|
 //! | [`Backend::Avx512Vbmi2`] | Intel Ice Lake and later, AMD Zen 4 and later | fixed 64-byte chunks, `vpcompressb`/`vpermb`/`vpermt2b` |
-//! | [`Backend::Avx2`], [`Backend::Ssse3`] | Haswell / Zen 1 and later; Core 2 and later | Masked-VByte-style `pshufb` table over a fixed grid of 7-byte chunks |
+//! | [`Backend::Avx2`], [`Backend::Ssse3`] | Haswell / Zen 1 and later; SSSE3 with POPCNT: Intel Nehalem, AMD Bobcat/Bulldozer and later (not Core 2) | Masked-VByte-style `pshufb` table over a fixed grid of 7-byte chunks |
 //! | [`Backend::Scalar`] | everything else | the single-value decoder in a loop |
 //!
 //! Every backend is callable directly ([`arch`], [`Backend`]) for tests and
@@ -76,7 +77,7 @@
 //!
 //! | feature | default | what it adds |
 //! |---|---|---|
-//! | `std` | yes | `std::error::Error` impls, run-time CPU detection, the `io` module; implies `alloc` |
+//! | `std` | yes | run-time CPU detection, the `io` module; implies `alloc` (the error types implement `core::error::Error` with or without it) |
 //! | `alloc` | via `std` | the functions that return or fill a `Vec` |
 //! | `bytes` | no | the `bytes_ext` module |
 //! | `native-optimizations` | no | lets the build script read the build machine's CPUID (use with `-C target-cpu=native`) |
@@ -92,9 +93,12 @@
 //! ## Safety
 //!
 //! The safe API never panics on any input, never reads outside its slices
-//! and has no undefined behaviour; the only documented panics are
-//! [`encode_to_slice`] and the `BufMut` writes when the *output* is too
-//! small. `unsafe` code lives in the SIMD kernels under [`arch`], the bulk
+//! and has no undefined behaviour. The documented panics are about the
+//! caller's side, never the data: [`encode_to_slice`] and the `BufMut`
+//! writes when the *output* is too small, and the [`Backend`] methods
+//! (`decode_slice`, `encode_slice_into`, ...) when called on a backend the
+//! CPU does not support (check [`Backend::is_supported`], or use the
+//! functions that dispatch themselves). `unsafe` code lives in the SIMD kernels under [`arch`], the bulk
 //! dispatch and [`decode_unchecked`], each block with a `SAFETY` comment;
 //! the scalar reference and the `protobuf`, `avro`, `bytes_ext` and `io`
 //! modules have none.

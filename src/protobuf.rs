@@ -206,6 +206,7 @@ impl FieldKey {
     /// let (bytes, len) = FieldKey::new(1, WireType::Varint).unwrap().encode();
     /// assert_eq!(&bytes[..usize::from(len)], &[0x08]);
     /// ```
+    #[must_use]
     pub fn encode(self) -> ([u8; 16], u8) {
         crate::encode(self.to_u32())
     }
@@ -217,6 +218,7 @@ impl FieldKey {
     /// assert_eq!(FieldKey::new(15, WireType::Len).unwrap().encoded_len(), 1);
     /// assert_eq!(FieldKey::new(16, WireType::Len).unwrap().encoded_len(), 2);
     /// ```
+    #[must_use]
     pub fn encoded_len(self) -> usize {
         crate::encoded_len(self.to_u32())
     }
@@ -298,9 +300,8 @@ impl fmt::Display for KeyError {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for KeyError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+impl core::error::Error for KeyError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {
             KeyError::Varint(error) => Some(error),
             _ => None,
@@ -435,6 +436,7 @@ macro_rules! scalar_type {
             #[doc = concat!("assert_eq!(&bytes[..usize::from(len)], &[", stringify!($($byte),*), "]);")]
             /// ```
             #[inline]
+            #[must_use]
             pub fn encode(value: $value) -> ([u8; 16], u8) {
                 crate::encode(to_wire(value))
             }
@@ -446,6 +448,7 @@ macro_rules! scalar_type {
             #[doc = concat!("assert_eq!(", stringify!($name), "::encoded_len(", stringify!($example), "), [", stringify!($($byte),*), "].len());")]
             /// ```
             #[inline]
+            #[must_use]
             pub fn encoded_len(value: $value) -> usize {
                 crate::encoded_len(to_wire(value))
             }
@@ -477,6 +480,7 @@ macro_rules! scalar_type {
             #[doc = concat!("assert_eq!(", stringify!($name), "::count_packed(&[one, one, one].concat()), 3);")]
             /// ```
             #[inline]
+            #[must_use]
             pub fn count_packed(payload: &[u8]) -> usize {
                 crate::count_varints(payload)
             }
@@ -489,6 +493,7 @@ macro_rules! scalar_type {
             #[doc = concat!("let example = ", stringify!($example), ";")]
             #[doc = concat!("assert_eq!(", stringify!($name), "::encoded_len_packed(&[example, example]), 2 * [", stringify!($($byte),*), "].len());")]
             /// ```
+            #[must_use]
             pub fn encoded_len_packed(values: &[$value]) -> usize {
                 super::encoded_len_packed_with(values, to_wire)
             }

@@ -54,6 +54,7 @@ macro_rules! impl_zigzag {
         #[doc = concat!("assert_eq!(varint_turbo::", stringify!($enc), "(1), 2);")]
         /// ```
         #[inline(always)]
+        #[must_use]
         pub const fn $enc(value: $signed) -> $unsigned {
             ((value << 1) ^ (value >> (<$signed>::BITS - 1))) as $unsigned
         }
@@ -64,6 +65,7 @@ macro_rules! impl_zigzag {
         #[doc = concat!("assert_eq!(varint_turbo::", stringify!($dec), "(3), -2);")]
         /// ```
         #[inline(always)]
+        #[must_use]
         pub const fn $dec(value: $unsigned) -> $signed {
             ((value >> 1) as $signed) ^ -((value & 1) as $signed)
         }
@@ -89,6 +91,7 @@ impl_zigzag! {
 /// assert_eq!(zigzag_encode(i32::MIN), u32::MAX);
 /// ```
 #[inline(always)]
+#[must_use]
 pub fn zigzag_encode<T: ZigZag>(value: T) -> <T as ZigZag>::Unsigned {
     value.zigzag_encode()
 }
@@ -101,6 +104,7 @@ pub fn zigzag_encode<T: ZigZag>(value: T) -> <T as ZigZag>::Unsigned {
 /// assert_eq!(zigzag_decode::<i64>(4), 2);
 /// ```
 #[inline(always)]
+#[must_use]
 pub fn zigzag_decode<T: ZigZag>(value: <T as ZigZag>::Unsigned) -> T {
     T::zigzag_decode(value)
 }

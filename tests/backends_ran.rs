@@ -25,15 +25,20 @@ fn report(line: &str) {
 
 /// The single-value backend this build must have selected, from the same
 /// cfgs the crate uses. The build script's cfgs (`varint_turbo_slow_pdep`,
-/// `varint_turbo_force_scalar`) reach integration tests too, because cargo
-/// passes a package's build-script cfgs to all of its targets.
+/// `varint_turbo_fast_pdep`, `varint_turbo_force_scalar`) reach integration
+/// tests too, because cargo passes a package's build-script cfgs to all of
+/// its targets. A BMI2 build without a verdict on PDEP (e.g. `-C
+/// target-cpu=x86-64-v3`) chooses at run time, by `pdep_is_fast()` (which
+/// the CPU matrix pins with `VARINT_TURBO_EXPECT_PDEP_FAST`).
 fn compiled_single_backend() -> &'static str {
-    if cfg!(all(
-        target_arch = "x86_64",
-        target_feature = "bmi2",
-        not(varint_turbo_slow_pdep),
-        not(varint_turbo_force_scalar)
+    if cfg!(any(
+        not(target_arch = "x86_64"),
+        not(target_feature = "bmi2"),
+        varint_turbo_slow_pdep,
+        varint_turbo_force_scalar
     )) {
+        "scalar"
+    } else if cfg!(varint_turbo_fast_pdep) || varint_turbo::pdep_is_fast() {
         "bmi2"
     } else {
         "scalar"
@@ -192,8 +197,9 @@ fn single_value_backend_matches_the_build() {
         matches!(selected, "scalar" | "bmi2"),
         "unknown single-value backend {selected:?}"
     );
-    // "bmi2" iff the build enables BMI2 and neither varint_turbo_slow_pdep
-    // nor varint_turbo_force_scalar is set.
+    // "bmi2" iff the build enables BMI2, neither varint_turbo_slow_pdep
+    // nor varint_turbo_force_scalar is set, and PDEP is fast (known at
+    // build time or asked at run time).
     assert_eq!(
         selected,
         compiled_single_backend(),

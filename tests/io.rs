@@ -58,6 +58,7 @@ fn check_read<T: TestInt>(input: &[u8]) {
             let io_kind = match kind {
                 DecodeError::Truncated => io::ErrorKind::UnexpectedEof,
                 DecodeError::Overflow => io::ErrorKind::InvalidData,
+                other => panic!("{context}: no io mapping known for {other:?}"),
             };
             for error in [got.unwrap_err(), trickled.unwrap_err()] {
                 assert_eq!(error.kind(), io_kind, "{context}");

@@ -62,6 +62,7 @@ fn narrowed<T: TestInt>(row: &SingleRow) -> Result<(T, usize), DecodeError> {
             Err(DecodeError::Overflow)
         }
         Err(DecodeError::Truncated) => Err(DecodeError::Truncated),
+        Err(other) => panic!("line {}: no rule for {other:?}", row.line),
     }
 }
 
@@ -95,6 +96,7 @@ fn single_tsv_every_row_every_backend_every_type() {
             Ok(_) => ok += 1,
             Err(DecodeError::Truncated) => truncated += 1,
             Err(DecodeError::Overflow) => overflow += 1,
+            Err(other) => panic!("line {}: unknown error {other:?}", row.line),
         }
         // The oracle agrees with Go on u64 before it is trusted for the
         // narrower types.

@@ -154,6 +154,7 @@ macro_rules! backend_type {
             /// assert_eq!(&bytes[..usize::from(len)], &[0xac, 0x02]);
             /// ```
             #[inline]
+            #[must_use]
             pub fn encode<T: $crate::varint::VarInt>(self, value: T) -> ([u8; 16], u8) {
                 use $kernels as kernels;
                 let mut out = [0u8; 16];

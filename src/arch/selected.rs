@@ -1,17 +1,60 @@
-//! The compile-time choice for the single-value API.
+//! The single-value API's choice of kernel, made at compile time wherever
+//! the build can know the answer, because an indirect call would cost more
+//! than the work:
 //!
-//! BMI2 when the build enables it and the build script did not find PDEP
-//! microcoded (`varint_turbo_slow_pdep`); otherwise scalar. The SSSE3
-//! kernels are not selected for single values: on every CPU measured (see
-//! README) the scalar word-at-a-time code is at least as fast, because the
-//! vector path's latency (load, `pmovmskb`, two multiply-adds, two moves
-//! back) exceeds three shift-and-mask steps.
-//! `--cfg varint_turbo_force_scalar` compiles every SIMD path out.
+//! * **BMI2** (`PEXT`/`PDEP`) when the build enables `bmi2` and the build
+//!   script found `PDEP` fast on the build machine (`varint_turbo_fast_pdep`:
+//!   `-C target-cpu=native`, or feature `native-optimizations`, on an Intel
+//!   CPU since Haswell or an AMD one since Zen 3).
+//! * **scalar** where `bmi2` is off, or where the build script knows
+//!   `PDEP`/`PEXT` are microcoded (`varint_turbo_slow_pdep`: `-C
+//!   target-cpu=znver1`/`znver2`, or `native` on an AMD Zen 1/2 or Hygon
+//!   build machine), or with `--cfg varint_turbo_force_scalar`.
+//! * **either, at run time** where `bmi2` is on but the CPU is unknown:
+//!   `-C target-cpu=x86-64-v3` (distributions, cloud images), a named CPU,
+//!   `+bmi2`. Zen 1/2 (the EPYC Rome fleets) have BMI2 with microcoded
+//!   `PDEP`/`PEXT`, tens to hundreds of cycles each, so such builds ask
+//!   [`pdep_is_fast`](crate::pdep_is_fast) (one relaxed load of a cached
+//!   flag and a predicted branch per call; BENCHMARKS.md has its cost) and
+//!   run the scalar kernel where it says no.
+//!
+//! The SSSE3 kernels are not selected for single values: on every CPU
+//! measured (see README) the scalar word-at-a-time code is at least as
+//! fast, because the vector path's latency (load, `pmovmskb`, two
+//! multiply-adds, two moves back) exceeds three shift-and-mask steps.
 
-#[allow(unused_imports)]
-use crate::error::DecodeError;
-#[allow(unused_imports)]
-use crate::varint::VarInt;
+use crate::arch::scalar;
+
+/// How this build chose, for [`single_value_backend`] and the tests.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Choice {
+    Scalar,
+    Bmi2,
+    AtRunTime,
+}
+
+const CHOICE: Choice = if cfg!(any(
+    not(target_arch = "x86_64"),
+    not(target_feature = "bmi2"),
+    varint_turbo_slow_pdep,
+    varint_turbo_force_scalar
+)) {
+    Choice::Scalar
+} else if cfg!(varint_turbo_fast_pdep) {
+    Choice::Bmi2
+} else {
+    Choice::AtRunTime
+};
+
+/// Whether the BMI2 kernels run: a constant, or the cached run-time answer.
+#[inline(always)]
+pub(crate) fn pext_is_fast() -> bool {
+    match CHOICE {
+        Choice::Scalar => false,
+        Choice::Bmi2 => true,
+        Choice::AtRunTime => crate::cpu::pdep_is_fast_cached(),
+    }
+}
 
 cfg_if::cfg_if! {
     if #[cfg(all(
@@ -20,75 +63,90 @@ cfg_if::cfg_if! {
         not(varint_turbo_slow_pdep),
         not(varint_turbo_force_scalar)
     ))] {
-        use crate::arch::x86_64::bmi2 as kernels;
+        use crate::arch::x86_64::bmi2;
+        use crate::error::DecodeError;
+        use crate::varint::VarInt;
 
         #[inline(always)]
         pub fn decode<T: VarInt>(window: &[u8; 16]) -> Result<(T, usize), DecodeError> {
-            // SAFETY: BMI2 is enabled for the whole build (cfg above).
-            unsafe { kernels::decode(window) }
+            if pext_is_fast() {
+                // SAFETY: BMI2 is enabled for the whole build (cfg above).
+                unsafe { bmi2::decode(window) }
+            } else {
+                scalar::decode(window)
+            }
         }
         #[inline(always)]
         pub fn decode_unchecked<T: VarInt>(window: &[u8; 16]) -> (T, usize) {
-            // SAFETY: BMI2 is enabled for the whole build (cfg above).
-            unsafe { kernels::decode_unchecked(window) }
+            if pext_is_fast() {
+                // SAFETY: BMI2 is enabled for the whole build (cfg above).
+                unsafe { bmi2::decode_unchecked(window) }
+            } else {
+                scalar::decode_unchecked(window)
+            }
         }
         #[inline(always)]
         pub fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {
-            // SAFETY: BMI2 is enabled for the whole build (cfg above).
-            unsafe { kernels::encode(value, out) }
+            if pext_is_fast() {
+                // SAFETY: BMI2 is enabled for the whole build (cfg above).
+                unsafe { bmi2::encode(value, out) }
+            } else {
+                scalar::encode(value, out)
+            }
         }
         #[inline(always)]
         pub fn encode_words<T: VarInt>(value: T) -> (u64, u16, usize) {
-            // SAFETY: BMI2 is enabled for the whole build (cfg above).
-            unsafe { kernels::encode_words(value) }
+            if pext_is_fast() {
+                // SAFETY: BMI2 is enabled for the whole build (cfg above).
+                unsafe { bmi2::encode_words(value) }
+            } else {
+                scalar::single::encode_words(value)
+            }
         }
-        /// Whether [`pack_masked`] is one `PEXT`.
-        pub const PEXT: bool = true;
         /// The bits of `x` under `mask` (the payload bits of its bytes
-        /// `0..n`: `mask` must be `PAYLOAD_BITS` with whole bytes
-        /// cleared from the top), packed: one PEXT. The scalar bulk
-        /// decoder's word step uses it, so it packs as the single-value
-        /// path does.
+        /// `0..n`: `mask` must be `PAYLOAD_BITS` with whole bytes cleared
+        /// from the top), packed: one `PEXT` if `PEXT` (which the caller
+        /// took from [`pext_is_fast`]), else the portable shift-and-mask
+        /// steps. The scalar bulk decoder's word step uses it, so it packs
+        /// as the single-value path does.
         #[inline(always)]
-        pub fn pack_masked(x: u64, mask: u64) -> u64 {
-            // SAFETY: BMI2 is enabled for the whole build (cfg above).
-            unsafe { core::arch::x86_64::_pext_u64(x, mask) }
+        pub fn pack_masked<const PEXT: bool>(x: u64, mask: u64) -> u64 {
+            if PEXT {
+                // SAFETY: BMI2 is enabled for the whole build (cfg above).
+                unsafe { core::arch::x86_64::_pext_u64(x, mask) }
+            } else {
+                scalar::single::pack_7bit_groups(x & mask)
+            }
         }
     } else {
         pub use crate::arch::scalar::{decode, decode_unchecked, encode};
         pub(crate) use crate::arch::scalar::single::encode_words;
 
-        /// Whether [`pack_masked`] is one `PEXT`.
-        pub const PEXT: bool = false;
         /// The bits of `x` under `mask` (the payload bits of its bytes
-        /// `0..n`: `mask` must be `PAYLOAD_BITS` with whole bytes
-        /// cleared from the top), packed with the portable
-        /// shift-and-mask steps.
+        /// `0..n`: `mask` must be `PAYLOAD_BITS` with whole bytes cleared
+        /// from the top), packed with the portable shift-and-mask steps
+        /// (this build has no `PEXT`, so `PEXT` is always false).
         #[inline(always)]
-        pub fn pack_masked(x: u64, mask: u64) -> u64 {
-            crate::arch::scalar::single::pack_7bit_groups(x & mask)
+        pub fn pack_masked<const PEXT: bool>(x: u64, mask: u64) -> u64 {
+            scalar::single::pack_7bit_groups(x & mask)
         }
     }
 }
 
-/// The backend's name, for tests and the demo.
-pub const NAME: &str = if cfg!(all(
-    target_arch = "x86_64",
-    target_feature = "bmi2",
-    not(varint_turbo_slow_pdep),
-    not(varint_turbo_force_scalar)
-)) {
-    "bmi2"
-} else {
-    "scalar"
-};
-
-/// The name of the backend the single-value functions ([`decode`](crate::decode),
-/// [`encode`](crate::encode), ...) were compiled to use: `"scalar"` or `"bmi2"`.
+/// The name of the kernel the single-value functions ([`decode`](crate::decode),
+/// [`encode`](crate::encode), ...) run on this CPU: `"scalar"` or `"bmi2"`.
+/// Fixed at compile time except in builds with BMI2 for an unknown CPU
+/// (e.g. `-C target-cpu=x86-64-v3`), which take `"bmi2"` only where
+/// [`pdep_is_fast`](crate::pdep_is_fast).
 ///
 /// ```
 /// println!("single-value backend: {}", varint_turbo::single_value_backend());
 /// ```
+#[must_use]
 pub fn single_value_backend() -> &'static str {
-    NAME
+    if pext_is_fast() {
+        "bmi2"
+    } else {
+        "scalar"
+    }
 }

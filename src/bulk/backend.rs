@@ -69,6 +69,7 @@ impl Backend {
     ///     println!("{backend}: {}", backend.is_supported());
     /// }
     /// ```
+    #[must_use]
     pub fn is_supported(self) -> bool {
         match self {
             Backend::Scalar => true,
@@ -158,6 +159,7 @@ impl Backend {
     ///     assert_eq!(backend.count_varints(&[0x03, 0x8e, 0x02]), 2);
     /// }
     /// ```
+    #[must_use]
     pub fn count_varints(self, input: &[u8]) -> usize {
         assert!(
             self.is_supported(),
@@ -185,6 +187,7 @@ impl Backend {
     ///     assert_eq!(backend.encoded_len_sum(&[1u32, 300]), 3);
     /// }
     /// ```
+    #[must_use]
     pub fn encoded_len_sum<T: VarInt>(self, values: &[T]) -> usize {
         assert!(
             self.is_supported(),
@@ -291,6 +294,7 @@ static DETECTED: AtomicU8 = AtomicU8::new(0);
 /// assert!(backend.is_supported());
 /// println!("bulk backend: {backend}");
 /// ```
+#[must_use]
 pub fn detected_backend() -> Backend {
     match DETECTED.load(Ordering::Relaxed) {
         1 => Backend::Scalar,

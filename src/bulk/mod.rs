@@ -174,6 +174,7 @@ pub fn decode_all_zigzag<T: ZigZag>(input: &[u8]) -> Result<Vec<T>, BulkDecodeEr
 /// // 3, 270, 86942 and the first byte of a cut-off varint.
 /// assert_eq!(varint_turbo::count_varints(&[0x03, 0x8e, 0x02, 0x9e, 0xa7, 0x05, 0x80]), 3);
 /// ```
+#[must_use]
 pub fn count_varints(input: &[u8]) -> usize {
     if input.len() < SCALAR_CUTOFF_BYTES {
         return count_varints_portable(input);
@@ -186,6 +187,7 @@ pub fn count_varints(input: &[u8]) -> usize {
 /// ```
 /// assert_eq!(varint_turbo::encoded_len_sum(&[1u64, 300, u64::MAX]), 1 + 2 + 10);
 /// ```
+#[must_use]
 pub fn encoded_len_sum<T: VarInt>(values: &[T]) -> usize {
     if values.len() < 16 {
         return encoded_len_sum_portable(values);

@@ -250,6 +250,7 @@ fn io_outcome<V: PartialEq + Debug>(result: Result<V, DecodeError>) -> Result<V,
     result.map_err(|error| match error {
         DecodeError::Truncated => io::ErrorKind::UnexpectedEof,
         DecodeError::Overflow => io::ErrorKind::InvalidData,
+        other => panic!("no io mapping known for {other:?}"),
     })
 }
 

@@ -24,8 +24,9 @@ use crate::varint::{self, VarInt, PAYLOAD_BITS};
 /// chain per value, and the next value starts after it. Each value
 /// ([`word_step`]) is then an 8-byte little-endian load at its start that
 /// nothing later waits for, its payload bits selected by a mask indexed by
-/// its length and packed (one `PEXT` where the build has fast BMI2, see
-/// `arch::selected::pack_masked`; three shift-and-mask steps otherwise).
+/// its length and packed (one `PEXT` where the build has BMI2 and it is
+/// fast, see `arch::selected::pack_masked`; three shift-and-mask steps
+/// otherwise).
 /// The loop is bound by throughput, not by a latency chain: x86-64 with
 /// BMI2, 13 instructions per value (`tzcnt` and `PEXT` both on port 1),
 /// which `llvm-mca -mcpu=icelake-server` puts at 2.8 cycles per value
@@ -63,7 +64,13 @@ pub(crate) fn decode_slice_scalar<T: VarInt>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
-    let (written, pos) = decode_blocks(input, out);
+    // One run-time check per call where the build has BMI2 but cannot know
+    // whether `PEXT` is fast (`arch::selected`); none in other builds.
+    let (written, pos) = if selected::pext_is_fast() {
+        decode_blocks::<T, true>(input, out)
+    } else {
+        decode_blocks::<T, false>(input, out)
+    };
     let (n, consumed) = scalar_values(input, pos, out, written, usize::MAX)?;
     Ok((written + n, pos + consumed))
 }
@@ -84,7 +91,10 @@ const BLOCK_SLACK: usize = 16;
 /// exactly what the reference decodes. Slots after the values written may
 /// have been overwritten ([`pair_values`]' spare slot).
 #[inline(always)]
-fn decode_blocks<T: VarInt>(input: &[u8], out: &mut [MaybeUninit<T>]) -> (usize, usize) {
+fn decode_blocks<T: VarInt, const PEXT: bool>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+) -> (usize, usize) {
     let mut written = 0;
     // Start of the next varint; it may lie in an earlier block than its end.
     let mut start = 0;
@@ -110,7 +120,7 @@ fn decode_blocks<T: VarInt>(input: &[u8], out: &mut [MaybeUninit<T>]) -> (usize,
         if count >= PAIRS_MIN && longest_run_ok::<T>(ends, block_at - start) {
             // Room for the pair loop's spare slot too.
             if let Some(slots) = out.get_mut(written..written + count + 1) {
-                let Some(next) = pair_values(input, block_at, start, ends, slots) else {
+                let Some(next) = pair_values::<T, PEXT>(input, block_at, start, ends, slots) else {
                     // An overflow: the caller decodes the block again.
                     return (written, start);
                 };
@@ -138,7 +148,7 @@ fn decode_blocks<T: VarInt>(input: &[u8], out: &mut [MaybeUninit<T>]) -> (usize,
             // `get` above), so `start + 16 <= input.len()`.
             // SAFETY: hence `input[start..start + 16]` is in bounds.
             let window = unsafe { &*input.as_ptr().add(start).cast::<[u8; 16]>() };
-            let Some(value) = word_step::<T>(window, next - start) else {
+            let Some(value) = word_step::<T, PEXT>(window, next - start) else {
                 return (written + i, start);
             };
             slot.write(value);
@@ -180,7 +190,7 @@ const PAIRS_MIN: usize = 8;
 /// bitmap's highest bit instead. A value above `T::MAX` (or a 10th byte
 /// above 1) only sets bits in an accumulator, checked once per block.
 #[inline(never)]
-fn pair_values<T: VarInt>(
+fn pair_values<T: VarInt, const PEXT: bool>(
     input: &[u8],
     block_at: usize,
     start: usize,
@@ -200,8 +210,8 @@ fn pair_values<T: VarInt>(
         // May be the spare value (`bits` was 0: `next1 = block_at + 65`).
         let next1 = base + trailing_zeros(bits);
         bits &= bits.wrapping_sub(1);
-        let value0 = block_value::<T>(input, from, next0, &mut over);
-        let value1 = block_value::<T>(input, next0, next1, &mut over);
+        let value0 = block_value::<T, PEXT>(input, from, next0, &mut over);
+        let value1 = block_value::<T, PEXT>(input, next0, next1, &mut over);
         // `i + 1 < count + 1 = slots.len()`: the loop runs
         // `ceil(count / 2)` times (`bits` loses two set bits per pass).
         // SAFETY: hence slots `i` and `i + 1` are in `slots`.
@@ -360,19 +370,19 @@ const HIGH_PAYLOAD: [u64; 11] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0x7f, 0x7f7f];
 /// fallback then reports it): longer than `T::MAX_LEN`, above `T::MAX`,
 /// or a 10th byte above 1.
 #[inline(always)]
-fn word_step<T: VarInt>(window: &[u8; 16], len: usize) -> Option<T> {
+fn word_step<T: VarInt, const PEXT: bool>(window: &[u8; 16], len: usize) -> Option<T> {
     if len > T::MAX_LEN {
         return None;
     }
     let word = scalar::single::first_word(window);
-    let low = selected::pack_masked(word, LOW_PAYLOAD[len]);
+    let low = selected::pack_masked::<PEXT>(word, LOW_PAYLOAD[len]);
     if T::MAX_LEN <= 8 || len <= 8 {
         return varint::narrow::<T>(low, len).ok().map(|(v, _)| v);
     }
     let top = u64::from(u16::from_le_bytes([window[8], window[9]]));
     // The 7-bit groups of bytes 8 and 9: 8 bits at most are valid (a 10th
     // byte above 1 overflows, as in `scalar::decode_long`).
-    let high = pack_two(top, HIGH_PAYLOAD[len]);
+    let high = pack_two::<PEXT>(top, HIGH_PAYLOAD[len]);
     if high > 0xff {
         return None;
     }
@@ -383,9 +393,9 @@ fn word_step<T: VarInt>(window: &[u8; 16], len: usize) -> Option<T> {
 
 /// `pack_masked` for a `mask` within the low 2 bytes.
 #[inline(always)]
-fn pack_two(x: u64, mask: u64) -> u64 {
-    if selected::PEXT {
-        selected::pack_masked(x, mask)
+fn pack_two<const PEXT: bool>(x: u64, mask: u64) -> u64 {
+    if PEXT {
+        selected::pack_masked::<PEXT>(x, mask)
     } else {
         let x = x & mask;
         (x & 0x7f) | (x >> 1 & 0x3f80)
@@ -408,7 +418,12 @@ fn pack_two(x: u64, mask: u64) -> u64 {
 /// port 1) measured slower on the mix (one A/B, native build: 475 against
 /// 505 M values/s).
 #[inline(always)]
-fn block_value<T: VarInt>(input: &[u8], from: usize, next: usize, over: &mut u64) -> T {
+fn block_value<T: VarInt, const PEXT: bool>(
+    input: &[u8],
+    from: usize,
+    next: usize,
+    over: &mut u64,
+) -> T {
     let len = next - from;
     debug_assert!(len <= T::MAX_LEN && from + BLOCK_SLACK <= input.len());
     // SAFETY: `from + 16 <= input.len()` (the caller's block check).
@@ -416,14 +431,14 @@ fn block_value<T: VarInt>(input: &[u8], from: usize, next: usize, over: &mut u64
     let word = scalar::single::first_word(window);
     // SAFETY: `len <= T::MAX_LEN <= 10` (`longest_run_ok`), within the table.
     let mask = unsafe { *LOW_PAYLOAD.get_unchecked(len) };
-    let mut value = selected::pack_masked(word, mask);
+    let mut value = selected::pack_masked::<PEXT>(word, mask);
     if T::MAX_LEN > 8 && len > 8 {
         // Bytes 8 and 9 (the 10th only for `len == 10`): 8 payload bits at
         // most are valid; a 10th byte above 1 overflows, as in
         // `scalar::decode_long`.
         let top = u64::from(u16::from_le_bytes([window[8], window[9]]));
         // SAFETY: `len <= 10`, as above.
-        let high = pack_two(top, unsafe { *HIGH_PAYLOAD.get_unchecked(len) });
+        let high = pack_two::<PEXT>(top, unsafe { *HIGH_PAYLOAD.get_unchecked(len) });
         *over |= high >> 8;
         value |= high << 56;
     }

@@ -19,4 +19,4 @@ pub(crate) mod sizes;
 pub(crate) mod tail;
 
 pub use single::{decode, decode_unchecked, encode, encoded_len};
-pub(crate) use tail::{scalar_values, scalar_values_before};
+pub(crate) use tail::scalar_values;

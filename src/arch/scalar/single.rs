@@ -391,6 +391,7 @@ const fn encoded_len_of_bits(bits: u32) -> usize {
 /// assert_eq!(scalar::encoded_len(128), 2);
 /// ```
 #[inline(always)]
+#[must_use]
 pub fn encoded_len(value: u64) -> usize {
     encoded_len_of_bits(64 - leading_zeros(value) as u32)
 }

@@ -76,7 +76,8 @@
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use crate::arch::scalar::{scalar_values, scalar_values_before};
+use crate::arch::scalar::scalar_values;
+use crate::arch::scalar::tail::scalar_values_before;
 use crate::error::BulkDecodeError;
 use crate::varint::VarInt;
 
