@@ -110,6 +110,7 @@
 //! from SSE2-only to AVX2 and Zen 2.
 
 #![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
