@@ -107,13 +107,17 @@
 //!
 //! `cargo test --all-features` checks every row of vectors produced by Go
 //! protowire, Python protobuf (upb) and fastavro (`tests/data/`) through
-//! every backend and every helper module; exhaustive inputs up to 3 bytes;
-//! proptest/quickcheck agreement with an independent reference; inputs
-//! placed against an inaccessible page; `Buf` reads split at every
-//! position. `scripts/cpu-matrix.sh` runs the suite under emulated CPUs
+//! every backend and every helper module; every input up to 2 bytes, and
+//! every 3-byte input in release builds (`cargo test --release`, or any
+//! build with `VARINT_TURBO_EXHAUSTIVE=full`; a debug build checks a
+//! structured subset of them); proptest/quickcheck agreement with an
+//! independent reference; inputs and bulk outputs placed against
+//! inaccessible pages; a census of every backend against the CPU's raw
+//! `CPUID`; `Buf` reads split at every position. `scripts/cpu-matrix.sh` runs the suite under emulated CPUs
 //! from SSE2-only to AVX2 and Zen 2.
 
 #![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 

@@ -1,6 +1,8 @@
 //! Reports which backends this CPU runs and fails if one it supports was
-//! skipped. A CPU-matrix script (qemu models) pins the expectations with
-//! environment variables:
+//! skipped: the single-value backend types and the bulk backends, each
+//! against the CPU's features read straight from CPUID (`common::cpuid`),
+//! so the checks hold without any environment variable. A CPU-matrix script
+//! (qemu models) also pins the expectations with environment variables:
 //!
 //! * `VARINT_TURBO_EXPECT_BACKENDS`: comma-separated, e.g.
 //!   `scalar,ssse3,bmi2` (`scalar,neon` on aarch64); the set of available
@@ -125,6 +127,47 @@ fn every_supported_backend_ran() {
     report(&format!("varint-turbo backends exercised: {ran:?}"));
 }
 
+/// The bulk side: every bulk backend the CPU's raw CPUID calls for
+/// (`common::cpuid`, independent of the crate's detection) is supported and
+/// decodes and encodes a known payload; no other one is supported. Holds
+/// without any environment variable.
+#[test]
+fn every_supported_bulk_backend_ran() {
+    let required = common::cpuid::required_bulk();
+    let mut ran = Vec::new();
+    for backend in varint_turbo::Backend::ALL {
+        if !required.contains(&backend) {
+            assert!(
+                !backend.is_supported(),
+                "bulk backend {backend} is supported although the CPU lacks its features"
+            );
+            continue;
+        }
+        assert!(
+            backend.is_supported(),
+            "bulk backend {backend}: the CPU has its features but is_supported() is false"
+        );
+        let mut out = [0u64; 4];
+        assert_eq!(
+            backend.decode_slice(&[0x96, 0x01, 0xac, 0x02, 0x00], &mut out),
+            Ok((3, 5)),
+            "{backend}"
+        );
+        assert_eq!(out[..3], [150, 300, 0], "{backend}");
+        let mut bytes = [0u8; 8];
+        assert_eq!(
+            backend.encode_slice_into(&[150u64, 300, 0], &mut bytes),
+            (3, 5),
+            "{backend}"
+        );
+        assert_eq!(bytes[..5], [0x96, 0x01, 0xac, 0x02, 0x00], "{backend}");
+        ran.push(backend);
+    }
+    assert_eq!(ran, required);
+    assert_eq!(common::differential::bulk_backends(), ran);
+    report(&format!("varint-turbo bulk backends exercised: {ran:?}"));
+}
+
 #[test]
 fn backends_match_environment_expectation() {
     let Some(list) = env("VARINT_TURBO_EXPECT_BACKENDS") else {
@@ -167,7 +210,7 @@ fn pdep_is_fast_is_consistent() {
     // Cached: the same answer every time.
     assert_eq!(varint_turbo::pdep_is_fast(), fast);
     #[cfg(target_arch = "x86_64")]
-    if !std::is_x86_feature_detected!("bmi2") {
+    if !common::cpuid::Features::read().bmi2 {
         assert!(!fast, "pdep_is_fast() is true on a CPU without BMI2");
     }
     #[cfg(not(target_arch = "x86_64"))]

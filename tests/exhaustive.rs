@@ -15,6 +15,22 @@ use varint_turbo::{DecodeError, VarInt};
 /// covered in a reduced but structured form (see `three_byte_inputs`).
 const DEBUG: bool = cfg!(debug_assertions);
 
+/// Whether [`every_input_of_up_to_3_bytes`] checks all 2^24 3-byte inputs:
+/// in builds without debug assertions (`cargo test --release`), and in any
+/// build run with `VARINT_TURBO_EXHAUSTIVE=full` (scripts/cpu-matrix.sh
+/// sets it for its native-opt row, an optimized build with debug
+/// assertions: about 20 CPU-seconds there). A plain debug `cargo test`
+/// would spend about 3 CPU-minutes on all of it, so by default it checks
+/// the subset described at [`every_input_of_up_to_3_bytes`].
+fn full_three_byte_space() -> bool {
+    match std::env::var("VARINT_TURBO_EXHAUSTIVE") {
+        Ok(value) if value == "full" => true,
+        Ok(value) if value.is_empty() => !DEBUG,
+        Ok(other) => panic!("VARINT_TURBO_EXHAUSTIVE={other:?}: only \"full\" is known"),
+        Err(_) => !DEBUG,
+    }
+}
+
 /// Every decoding check for every unsigned type: `decode` on every backend,
 /// the API's `decode_len`, and `decode_unchecked` with zero padding (and,
 /// if `both_pads`, with 0xff padding too).
@@ -78,10 +94,11 @@ fn every_u8_and_u16_value_round_trips() {
 /// backend: value, length and error kind equal the reference, and
 /// `decode_unchecked` on the input padded to 16 bytes keeps its contract.
 ///
-/// Release builds check all of it. Debug builds (about 100x slower, and
-/// `cargo test` must stay quick) check lengths 0..=2 in full, and of the
-/// 3-byte inputs:
-/// * all 2^21 inputs whose three bytes all belong to the varint (first two
+/// Release builds (and any build with `VARINT_TURBO_EXHAUSTIVE=full`, see
+/// [`full_three_byte_space`]) check all of it. Debug builds otherwise (about
+/// 100x slower: the whole space would take minutes there, and `cargo test`
+/// must stay quick) check lengths 0..=2 in full, and of the 3-byte inputs:
+/// * all 2^22 inputs whose three bytes all belong to the varint (first two
 ///   continue), for `u16` (where the third byte decides OK vs. overflow) and
 ///   `u64`, on every backend;
 /// * every other first-two-byte pair with a sample of third bytes (the third
@@ -90,6 +107,7 @@ fn every_u8_and_u16_value_round_trips() {
 #[test]
 fn every_input_of_up_to_3_bytes() {
     let backends = backends();
+    let full = full_three_byte_space();
     let start = Instant::now();
     check_every_type(&backends, &[], true);
     for a in 0..=255u8 {
@@ -108,7 +126,7 @@ fn every_input_of_up_to_3_bytes() {
             scope.spawn(move || {
                 for a in (0..=255u8).filter(|&a| usize::from(a) % threads == t) {
                     for b in 0..=255u8 {
-                        three_byte_inputs(backends, a, b);
+                        three_byte_inputs(backends, a, b, full);
                     }
                 }
             });
@@ -116,17 +134,20 @@ fn every_input_of_up_to_3_bytes() {
     });
     eprintln!(
         "every_input_of_up_to_3_bytes: {} mode, {threads} threads, {:?}",
-        if DEBUG {
-            "debug (reduced 3-byte space)"
-        } else {
-            "release (full)"
+        match (full, DEBUG) {
+            (false, _) =>
+                "debug (reduced 3-byte space; VARINT_TURBO_EXHAUSTIVE=full for all of it)",
+            (true, true) => {
+                "debug assertions on, VARINT_TURBO_EXHAUSTIVE=full (full 3-byte space)"
+            }
+            (true, false) => "release (full 3-byte space)",
         },
         start.elapsed()
     );
 }
 
-fn three_byte_inputs(backends: &[Backend], a: u8, b: u8) {
-    if !DEBUG {
+fn three_byte_inputs(backends: &[Backend], a: u8, b: u8, full: bool) {
+    if full {
         for c in 0..=255u8 {
             check_every_type(backends, &[a, b, c], false);
         }

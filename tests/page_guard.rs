@@ -1,7 +1,11 @@
 //! The safe API never touches memory outside its slice: inputs and output
 //! buffers are placed at the very end of a readable page followed by a
 //! `PROT_NONE` page, so a read or write past the slice's end is a SIGSEGV
-//! and kills the test.
+//! and kills the test; inputs are also placed at the very start of a
+//! readable page that follows a `PROT_NONE` page, so a read before the
+//! slice's start is one too. Single-value decoding goes through every
+//! backend type, bulk decoding and encoding (outputs of 0..70 values
+//! ending at the guard) through every bulk backend and the auto functions.
 #![cfg(unix)]
 
 #[macro_use]
@@ -9,16 +13,12 @@ mod common;
 
 use common::*;
 
+use common::differential;
 use common::guarded_page::GuardedPage;
+use varint_turbo::Backend as BulkBackend;
 
-/// The guard really faults: a forked child that reads the guard page's
-/// first byte dies of SIGSEGV (or SIGBUS). Without this the other tests
-/// could pass for the wrong reason.
-#[test]
-fn guard_page_really_faults() {
-    let mut page = GuardedPage::new();
-    page.tail(1)[0] = 0x42; // the last readable byte is fine
-    let guard = page.guard();
+/// Reading `address` kills a forked child with SIGSEGV (or SIGBUS).
+fn assert_faults(address: *const u8, what: &str) {
     // SAFETY: the child only makes async-signal-safe calls (setrlimit, a
     // volatile read, _exit) before it exits or dies.
     unsafe {
@@ -30,21 +30,40 @@ fn guard_page_really_faults() {
                 rlim_max: 0,
             };
             libc::setrlimit(libc::RLIMIT_CORE, &no_core);
-            let _ = std::ptr::read_volatile(guard);
+            let _ = std::ptr::read_volatile(address);
             libc::_exit(0);
         }
         let mut status = 0;
         assert_eq!(libc::waitpid(pid, &mut status, 0), pid);
         assert!(
             libc::WIFSIGNALED(status),
-            "reading the guard page did not fault (status {status:#x})"
+            "reading {what} did not fault (status {status:#x})"
         );
         let signal = libc::WTERMSIG(status);
         assert!(
             signal == libc::SIGSEGV || signal == libc::SIGBUS,
-            "unexpected signal {signal}"
+            "{what}: unexpected signal {signal}"
         );
     }
+}
+
+/// Both guards really fault, and the bytes next to them do not. Without
+/// this the other tests could pass for the wrong reason.
+#[test]
+fn guard_page_really_faults() {
+    let mut page = GuardedPage::new();
+    page.tail(1)[0] = 0x42; // the last readable byte is fine
+    page.head(1)[0] = 0x43; // and the first one
+    assert_eq!(page.tail(1)[0], 0x42);
+    assert_eq!(page.head(1)[0], 0x43);
+    assert_eq!(page.tail(1).as_ptr_range().end, page.guard());
+    assert_eq!(page.head(1).as_ptr().wrapping_sub(1), page.guard_before());
+    assert_eq!(
+        page.tail_of::<u64>(3).as_ptr_range().end.cast(),
+        page.guard()
+    );
+    assert_faults(page.guard(), "the guard page after the slice");
+    assert_faults(page.guard_before(), "the guard page before the slice");
 }
 
 /// Inputs whose prefixes are decoded at the end of the page: valid varints
@@ -201,4 +220,264 @@ fn decode_unchecked_reads_only_16_bytes() {
             for_each_unsigned!(one(&backends, window));
         }
     }
+}
+
+/// The decoders never read before the input's start: every prefix of every
+/// input of `inputs()` placed right after the leading guard page, through
+/// every single-value backend (`decode`, `decode_len`, `decode_zigzag`), and
+/// `decode_unchecked` on 16 bytes that start there.
+#[test]
+fn decode_never_reads_before_the_slice() {
+    fn unsigned<T: TestInt>(backends: &[Backend], input: &[u8]) {
+        check_decode::<T>(backends, input);
+    }
+    fn signed<S: TestSigned>(backends: &[Backend], input: &[u8]) {
+        check_decode_zigzag::<S>(backends, input);
+    }
+    fn unchecked<T: TestInt>(backends: &[Backend], window: &[u8; 16]) {
+        check_decode_unchecked::<T>(backends, window);
+    }
+    let backends = backends();
+    let mut page = GuardedPage::new();
+    let guard_before = page.guard_before();
+    let mut checked = 0;
+    for input in inputs() {
+        for n in 0..=input.len().min(20) {
+            let head = page.head(n);
+            head.copy_from_slice(&input[..n]);
+            let head: &[u8] = head;
+            for_each_unsigned!(unsigned(&backends, head));
+            for_each_signed!(signed(&backends, head));
+            checked += 1;
+        }
+        for pad in [0x00u8, 0xff] {
+            let head = page.head(16);
+            head.copy_from_slice(&padded(&input, pad));
+            let window: &[u8; 16] = (&*head).try_into().unwrap();
+            assert_eq!(window.as_ptr().wrapping_sub(1), guard_before);
+            for_each_unsigned!(unchecked(&backends, window));
+        }
+    }
+    assert!(checked > 500);
+}
+
+/// A deterministic stream of varints of mixed lengths (1 to 10 bytes, runs
+/// of 1-byte ones), `count` values, as `u64`s and their encoding.
+fn mixed_values(count: usize, mut seed: u64) -> Vec<u64> {
+    (0..count)
+        .map(|i| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            if i % 5 < 2 {
+                seed & 0x7f
+            } else {
+                seed >> (seed % 64)
+            }
+        })
+        .collect()
+}
+
+fn encode_all(values: &[u64]) -> Vec<u8> {
+    values.iter().flat_map(|&v| reference_encode(v)).collect()
+}
+
+/// The bulk decoders never read before the input's start: streams of mixed
+/// varints (valid, with an overflowing one, and truncated) of every length
+/// up to 130 bytes placed right after the leading guard page, through every
+/// bulk backend and the auto functions, every type, zigzag too.
+#[test]
+fn bulk_decode_never_reads_before_the_input() {
+    fn unsigned<T: TestInt>(backends: &[BulkBackend], input: &[u8]) {
+        differential::check_decode_slice::<T>(backends, input, input.len());
+        differential::check_decode_slice::<T>(backends, input, input.len() / 3);
+    }
+    fn signed<S: TestSigned>(input: &[u8]) {
+        differential::check_decode_slice_zigzag::<S>(input, input.len());
+    }
+    let backends = differential::bulk_backends();
+    let mut page = GuardedPage::new();
+    let mut streams = Vec::new();
+    for seed in 1..=4u64 {
+        streams.push(encode_all(&mixed_values(60, seed)));
+    }
+    // An 11-byte run (overflow for every type) in the middle, and a
+    // truncated varint at the end.
+    let mut bad = encode_all(&mixed_values(20, 9));
+    bad.extend([0xff; 11]);
+    bad.extend(encode_all(&mixed_values(20, 10)));
+    bad.push(0x80);
+    streams.push(bad);
+    streams.push(vec![0x01; 130]);
+    for stream in &streams {
+        for n in 0..=stream.len().min(130) {
+            let head = page.head(n);
+            head.copy_from_slice(&stream[stream.len() - n..]);
+            let head: &[u8] = head;
+            for_each_unsigned!(unsigned(&backends, head));
+            for_each_signed!(signed(head));
+            for &backend in &backends {
+                assert_eq!(
+                    backend.count_varints(head),
+                    head.iter().filter(|&&b| b < 0x80).count(),
+                    "{backend}"
+                );
+            }
+            assert_eq!(
+                varint_turbo::count_varints(head),
+                head.iter().filter(|&&b| b < 0x80).count()
+            );
+        }
+    }
+}
+
+/// The bulk decoders never write past the output slice: outputs of 0..70
+/// values of every type ending right before the guard page, from inputs
+/// with more values than that (and with an error after some of them),
+/// through every bulk backend and `decode_slice`; `decode_slice_zigzag`
+/// likewise for every signed type.
+#[test]
+fn bulk_decode_never_writes_past_the_output() {
+    fn unsigned<T: TestInt + Default>(backends: &[BulkBackend], page: &mut GuardedPage) {
+        for (round, seed) in (1..=3u64).enumerate() {
+            let values: Vec<u64> = mixed_values(90, seed)
+                .into_iter()
+                .map(|v| T::from_u64_wrapping(v).as_u64())
+                .collect();
+            let mut input = encode_all(&values);
+            if round == 2 {
+                // An error after 40 values: overflow for every type.
+                let at = encode_all(&values[..40]).len();
+                input.splice(at..at, [0xff; 11]);
+            }
+            for out_len in 0..70 {
+                let expected =
+                    differential::repeated_decode(&input, out_len, reference_decode::<T>);
+                for &backend in backends {
+                    let out = page.tail_of::<T>(out_len);
+                    let got = backend.decode_slice(&input, out);
+                    let what = format!("{backend}: decode_slice::<{}>", T::NAME);
+                    differential::check_bulk_outcome(&what, &input, out_len, &expected, got, out);
+                }
+                let out = page.tail_of::<T>(out_len);
+                let got = varint_turbo::decode_slice(&input, out);
+                let what = format!("decode_slice::<{}>", T::NAME);
+                differential::check_bulk_outcome(&what, &input, out_len, &expected, got, out);
+            }
+        }
+    }
+    fn signed<S: TestSigned + Default>(page: &mut GuardedPage) {
+        for seed in 4..=5u64 {
+            let values: Vec<u64> = mixed_values(90, seed)
+                .into_iter()
+                .map(|v| S::Unsigned::from_u64_wrapping(v).as_u64())
+                .collect();
+            let input = encode_all(&values);
+            for out_len in 0..70 {
+                let expected =
+                    differential::repeated_decode(&input, out_len, reference_decode_zigzag::<S>);
+                let out = page.tail_of::<S>(out_len);
+                let got = varint_turbo::decode_slice_zigzag(&input, out);
+                let what = format!("decode_slice_zigzag::<{}>", S::NAME);
+                differential::check_bulk_outcome(&what, &input, out_len, &expected, got, out);
+            }
+        }
+    }
+    let backends = differential::bulk_backends();
+    let mut page = GuardedPage::new();
+    for_each_unsigned!(unsigned(&backends, &mut page));
+    for_each_signed!(signed(&mut page));
+}
+
+/// How many of the encodings fit whole into `room` bytes, and their bytes.
+fn fitting(encodings: &[Vec<u8>], room: usize) -> (usize, usize) {
+    let mut bytes = 0;
+    for (i, encoding) in encodings.iter().enumerate() {
+        if bytes + encoding.len() > room {
+            return (i, bytes);
+        }
+        bytes += encoding.len();
+    }
+    (encodings.len(), bytes)
+}
+
+/// The rooms an encode of `total` bytes is tried with: exact, one short,
+/// about half, and none.
+fn rooms(total: usize) -> Vec<usize> {
+    let mut rooms = vec![total, total.saturating_sub(1), total / 2, 0];
+    rooms.dedup();
+    rooms
+}
+
+/// The bulk encoders never write past the output slice: 0..70 values of
+/// every type, encoded into an output that ends right before the guard
+/// page (exactly the encoding's size, a byte short, half of it, nothing),
+/// through every bulk backend's and the auto `encode_slice_into`, and
+/// `encode_slice_zigzag_into` for every signed type.
+#[test]
+fn bulk_encode_never_writes_past_the_output() {
+    fn unsigned<T: TestInt>(backends: &[BulkBackend], page: &mut GuardedPage) {
+        let all: Vec<T> = mixed_values(70, 11)
+            .into_iter()
+            .map(T::from_u64_wrapping)
+            .collect();
+        for count in 0..70 {
+            let values = &all[..count];
+            let encodings: Vec<Vec<u8>> = values
+                .iter()
+                .map(|v| reference_encode(v.as_u64()))
+                .collect();
+            let expected: Vec<u8> = encodings.concat();
+            for room in rooms(expected.len()) {
+                let want = fitting(&encodings, room);
+                for &backend in backends {
+                    let out = page.tail(room);
+                    assert_eq!(
+                        backend.encode_slice_into(values, out),
+                        want,
+                        "{backend}: encode_slice_into::<{}> of {count} values into {room} bytes",
+                        T::NAME
+                    );
+                    assert_eq!(out[..want.1], expected[..want.1], "{backend}");
+                }
+                let out = page.tail(room);
+                assert_eq!(
+                    varint_turbo::encode_slice_into(values, out),
+                    want,
+                    "encode_slice_into::<{}> of {count} values into {room} bytes",
+                    T::NAME
+                );
+                assert_eq!(out[..want.1], expected[..want.1]);
+            }
+        }
+    }
+    fn signed<S: TestSigned>(page: &mut GuardedPage) {
+        let all: Vec<S> = mixed_values(70, 12)
+            .into_iter()
+            .map(|v| S::from_i64_wrapping(v as i64))
+            .collect();
+        for count in 0..70 {
+            let values = &all[..count];
+            let encodings: Vec<Vec<u8>> = values
+                .iter()
+                .map(|&v| reference_encode(reference_zigzag_encode(v).as_u64()))
+                .collect();
+            let expected: Vec<u8> = encodings.concat();
+            for room in rooms(expected.len()) {
+                let want = fitting(&encodings, room);
+                let out = page.tail(room);
+                assert_eq!(
+                    varint_turbo::encode_slice_zigzag_into(values, out),
+                    want,
+                    "encode_slice_zigzag_into::<{}> of {count} values into {room} bytes",
+                    S::NAME
+                );
+                assert_eq!(out[..want.1], expected[..want.1]);
+            }
+        }
+    }
+    let backends = differential::bulk_backends();
+    let mut page = GuardedPage::new();
+    for_each_unsigned!(unsigned(&backends, &mut page));
+    for_each_signed!(signed(&mut page));
 }

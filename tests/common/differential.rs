@@ -23,13 +23,21 @@ use varint_turbo::{Backend as BulkBackend, BulkDecodeError};
 const SINGLE_VALUE_ROUND_TRIPS: usize = 16;
 
 /// The bulk backends this CPU supports: `Backend::ALL` filtered by
-/// `is_supported()`. Scalar is always among them.
+/// `is_supported()`. Scalar is always among them. Panics if the list
+/// differs from what the CPU's raw CPUID calls for
+/// ([`cpuid::required_bulk`]): no backend may be skipped silently.
 pub fn bulk_backends() -> Vec<BulkBackend> {
     let backends: Vec<BulkBackend> = BulkBackend::ALL
         .into_iter()
         .filter(|backend| backend.is_supported())
         .collect();
     assert!(backends.contains(&BulkBackend::Scalar));
+    assert_eq!(
+        backends,
+        cpuid::required_bulk(),
+        "supported bulk backends differ from what this CPU's CPUID calls for \
+         (tests/common/cpuid.rs)"
+    );
     backends
 }
 

@@ -16,6 +16,7 @@
 
 use std::fmt::Debug;
 
+pub mod cpuid;
 #[cfg(unix)]
 pub mod guarded_page;
 
@@ -350,27 +351,15 @@ impl Backend {
     }
 }
 
-/// The backends that MUST be available here: "api" and "scalar" always; on
-/// x86-64 "ssse3" and "bmi2" whenever the running CPU has the feature, on
-/// little-endian aarch64 "neon" (baseline there) (unless the build compiled every SIMD path out with
-/// `--cfg varint_turbo_force_scalar`, which the build script's cfgs make
-/// visible to the tests too).
+/// The backends that MUST be available here: "api" always, then the
+/// single-value backend types the CPU supports by its raw CPUID (see
+/// [`cpuid::required_single`]: "scalar" always; on x86-64 "ssse3" and
+/// "bmi2" whenever the CPU has the feature, on little-endian aarch64
+/// "neon"; none of them with `--cfg varint_turbo_force_scalar`, which the
+/// build script's cfgs make visible to the tests too).
 pub fn expected_backends() -> Vec<&'static str> {
-    #[allow(unused_mut)]
-    let mut names = vec!["api", "scalar"];
-    #[cfg(target_arch = "x86_64")]
-    if !cfg!(varint_turbo_force_scalar) {
-        if std::is_x86_feature_detected!("ssse3") {
-            names.push("ssse3");
-        }
-        if std::is_x86_feature_detected!("bmi2") {
-            names.push("bmi2");
-        }
-    }
-    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-    if !cfg!(varint_turbo_force_scalar) {
-        names.push("neon");
-    }
+    let mut names = vec!["api"];
+    names.extend(cpuid::required_single());
     names
 }
 

@@ -1,0 +1,189 @@
+//! The CPU features the backends need, read independently of the crate: on
+//! x86-64 straight from `CPUID` (and `XGETBV` for the operating system's
+//! AVX and AVX-512 register state), not through `is_x86_feature_detected!`
+//! (the crate's own detection); on aarch64 Linux from `AT_HWCAP`. From them
+//! [`required_bulk`] and [`required_single`] say which backends the crate
+//! must offer here, so a backend that vanishes (or appears) fails the tests
+//! whatever the environment.
+
+use varint_turbo::Backend as Bulk;
+
+/// The features of the running CPU (and OS) that some backend needs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Features {
+    pub sse2: bool,
+    pub ssse3: bool,
+    pub popcnt: bool,
+    pub bmi1: bool,
+    pub bmi2: bool,
+    pub lzcnt: bool,
+    /// CPUID's AVX2 bit and the OS saves the YMM state (XCR0 bits 1, 2).
+    pub avx2: bool,
+    /// The AVX-512 bits below also need the OS to save the opmask and ZMM
+    /// state (XCR0 bits 5, 6, 7, besides 1 and 2).
+    pub avx512f: bool,
+    pub avx512bw: bool,
+    pub avx512vl: bool,
+    pub avx512cd: bool,
+    pub avx512vbmi: bool,
+    pub avx512vbmi2: bool,
+    /// Advanced SIMD on aarch64.
+    pub neon: bool,
+}
+
+fn bit(register: u32, n: u32) -> bool {
+    register >> n & 1 == 1
+}
+
+impl Features {
+    /// Reads the running CPU.
+    #[cfg(target_arch = "x86_64")]
+    // `__cpuid`/`__cpuid_count` are safe functions since Rust 1.89 and
+    // `unsafe` before.
+    #[allow(unused_unsafe)]
+    pub fn read() -> Features {
+        use std::arch::x86_64::{__cpuid, __cpuid_count, _xgetbv, CpuidResult};
+        let none = CpuidResult {
+            eax: 0,
+            ebx: 0,
+            ecx: 0,
+            edx: 0,
+        };
+        // SAFETY: every x86-64 CPU has CPUID; leaves 0 and 0x8000_0000 report
+        // the highest basic and extended leaves, and no leaf above them is
+        // read.
+        let (leaf1, leaf7, ext1) = unsafe {
+            let max_leaf = __cpuid(0).eax;
+            let max_ext = __cpuid(0x8000_0000).eax;
+            (
+                __cpuid(1),
+                if max_leaf >= 7 {
+                    __cpuid_count(7, 0)
+                } else {
+                    none
+                },
+                if max_ext >= 0x8000_0001 {
+                    __cpuid(0x8000_0001)
+                } else {
+                    none
+                },
+            )
+        };
+        // CPUID.1:ECX.OSXSAVE: the OS enabled XSAVE, so XGETBV exists.
+        let xcr0 = if bit(leaf1.ecx, 27) {
+            // SAFETY: OSXSAVE is set, so the CPU has XSAVE/XGETBV and the OS
+            // enabled them; XCR0 (register 0) always exists then.
+            unsafe { _xgetbv(0) }
+        } else {
+            0
+        };
+        let os_avx = xcr0 & 0b110 == 0b110;
+        let os_avx512 = os_avx && xcr0 & 0b1110_0000 == 0b1110_0000;
+        Features {
+            sse2: bit(leaf1.edx, 26),
+            ssse3: bit(leaf1.ecx, 9),
+            popcnt: bit(leaf1.ecx, 23),
+            bmi1: bit(leaf7.ebx, 3),
+            bmi2: bit(leaf7.ebx, 8),
+            lzcnt: bit(ext1.ecx, 5),
+            avx2: os_avx && bit(leaf7.ebx, 5),
+            avx512f: os_avx512 && bit(leaf7.ebx, 16),
+            avx512cd: os_avx512 && bit(leaf7.ebx, 28),
+            avx512bw: os_avx512 && bit(leaf7.ebx, 30),
+            avx512vl: os_avx512 && bit(leaf7.ebx, 31),
+            avx512vbmi: os_avx512 && bit(leaf7.ecx, 1),
+            avx512vbmi2: os_avx512 && bit(leaf7.ecx, 6),
+            neon: false,
+        }
+    }
+
+    /// Reads the running CPU: Advanced SIMD from the kernel's `AT_HWCAP`
+    /// on Linux; architecturally always there elsewhere.
+    #[cfg(target_arch = "aarch64")]
+    pub fn read() -> Features {
+        #[cfg(target_os = "linux")]
+        // SAFETY: getauxval has no preconditions; HWCAP_ASIMD is bit 1.
+        let neon = unsafe { libc::getauxval(libc::AT_HWCAP) } & (1 << 1) != 0;
+        #[cfg(not(target_os = "linux"))]
+        let neon = true;
+        Features {
+            neon,
+            ..Features::default()
+        }
+    }
+
+    /// No backend of the crate uses anything on other architectures.
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    pub fn read() -> Features {
+        Features::default()
+    }
+}
+
+/// True if this build compiled every SIMD path out (`--cfg
+/// varint_turbo_force_scalar`: the build script's cfgs reach the tests too):
+/// then no backend but scalar may be offered, whatever the CPU has.
+pub fn forced_scalar() -> bool {
+    cfg!(varint_turbo_force_scalar)
+}
+
+/// Whether the crate must offer bulk backend `backend` on a CPU with
+/// `f`, in this build.
+pub fn bulk_required(backend: Bulk, f: &Features) -> bool {
+    let simd = !forced_scalar();
+    match backend {
+        Bulk::Scalar => true,
+        Bulk::Ssse3 => simd && f.ssse3 && f.popcnt,
+        Bulk::Avx2 => simd && f.avx2 && f.bmi1 && f.bmi2 && f.lzcnt && f.popcnt,
+        Bulk::Avx512Vbmi2 => {
+            simd && f.avx2
+                && f.avx512f
+                && f.avx512bw
+                && f.avx512vl
+                && f.avx512cd
+                && f.avx512vbmi
+                && f.avx512vbmi2
+                && f.bmi1
+                && f.bmi2
+                && f.lzcnt
+                && f.popcnt
+        }
+        // The NEON kernels exist for little-endian aarch64 only.
+        Bulk::Neon => simd && cfg!(target_endian = "little") && f.neon,
+        #[allow(unreachable_patterns)]
+        other => {
+            panic!("bulk backend {other} is new: add its requirements to tests/common/cpuid.rs")
+        }
+    }
+}
+
+/// The bulk backends the crate must report supported here, in
+/// `Backend::ALL` order (slowest first); every other one must be
+/// unsupported.
+pub fn required_bulk() -> Vec<Bulk> {
+    let f = Features::read();
+    Bulk::ALL
+        .into_iter()
+        .filter(|&b| bulk_required(b, &f))
+        .collect()
+}
+
+/// The single-value backend types (`arch::Scalar`, `arch::x86_64::Ssse3`,
+/// `arch::x86_64::Bmi2`, `arch::aarch64::Neon`) whose `new()` must return
+/// `Some` here, by name.
+pub fn required_single() -> Vec<&'static str> {
+    let f = Features::read();
+    let simd = !forced_scalar();
+    let mut names = vec!["scalar"];
+    if cfg!(target_arch = "x86_64") && simd {
+        if f.ssse3 {
+            names.push("ssse3");
+        }
+        if f.bmi2 {
+            names.push("bmi2");
+        }
+    }
+    if cfg!(all(target_arch = "aarch64", target_endian = "little")) && simd && f.neon {
+        names.push("neon");
+    }
+    names
+}
