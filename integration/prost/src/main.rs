@@ -2,10 +2,45 @@
 //! alternating rounds in this one process; ns per unit and the time ratio
 //! to unpatched prost (median and quartiles over the rounds). See README.md.
 //!
-//! Usage: prost-harness [--quick] [--rounds N] [--sample-ms MS] [--filter TEXT]
+//! Usage: prost-harness [--quick] [--rounds N] [--sample-ms MS] [--filter TEXT] [--wall-clock]
+//!
+//! Samples are timed in this thread's CPU time (`--wall-clock`: wall
+//! time), so that time spent descheduled on a shared machine is not
+//! counted.
 
 use std::hint::black_box;
 use std::time::Instant;
+
+/// The clock of the samples.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Clock {
+    /// This thread's CPU time (CLOCK_THREAD_CPUTIME_ID): the time the
+    /// thread was descheduled on a busy machine is not counted.
+    ThreadCpu,
+    /// Wall-clock time.
+    Wall,
+}
+
+impl Clock {
+    fn now_ns(self) -> u64 {
+        match self {
+            Clock::Wall => {
+                static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+                START.get_or_init(Instant::now).elapsed().as_nanos() as u64
+            }
+            Clock::ThreadCpu => {
+                let mut ts = libc::timespec {
+                    tv_sec: 0,
+                    tv_nsec: 0,
+                };
+                // SAFETY: `ts` is a valid timespec to write to.
+                let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+                assert_eq!(status, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
+                ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+            }
+        }
+    }
+}
 
 use bytes::{Buf, Bytes};
 use prost_harness::data::{self, PackedKind, Rng};
@@ -176,6 +211,7 @@ fn kafka_buf_varint(pool: &[Bytes]) -> Job {
 }
 
 struct Settings {
+    clock: Clock,
     rounds: usize,
     sample_ns: u64,
     filter: Option<String>,
@@ -225,9 +261,9 @@ fn measure(
         sums.windows(2).all(|w| w[0] == w[1]),
         "{label}: checksums differ: {sums:?}"
     );
-    let start = Instant::now();
+    let start = settings.clock.now_ns();
     black_box(jobs[0]());
-    let once = start.elapsed().as_nanos().max(1) as u64;
+    let once = (settings.clock.now_ns() - start).max(1);
     let reps = (settings.sample_ns / once).max(1);
     let n = jobs.len();
     let mut ns = vec![Vec::with_capacity(settings.rounds); n];
@@ -235,11 +271,11 @@ fn measure(
         for k in 0..n {
             let i = (round + k) % n;
             let job = &mut jobs[i];
-            let start = Instant::now();
+            let start = settings.clock.now_ns();
             for _ in 0..reps {
                 black_box(job());
             }
-            let elapsed = start.elapsed().as_nanos() as f64;
+            let elapsed = (settings.clock.now_ns() - start) as f64;
             ns[i].push(elapsed / (reps as f64 * units as f64));
         }
     }
@@ -259,6 +295,13 @@ fn measure(
     };
     eprintln!("{}", format_row(&row));
     Some(row)
+}
+
+fn clock_name(clock: Clock) -> &'static str {
+    match clock {
+        Clock::ThreadCpu => "thread CPU time",
+        Clock::Wall => "wall-clock time",
+    }
 }
 
 fn format_row(row: &Row) -> String {
@@ -299,6 +342,7 @@ fn main() {
     use prost_upstream::Message;
 
     let mut settings = Settings {
+        clock: Clock::ThreadCpu,
         rounds: 41,
         sample_ns: 8_000_000,
         filter: None,
@@ -320,18 +364,20 @@ fn main() {
                     (value("--sample-ms").parse::<f64>().expect("--sample-ms MS") * 1e6) as u64
             }
             "--filter" => settings.filter = Some(value("--filter")),
+            "--wall-clock" => settings.clock = Clock::Wall,
             _ => {
                 eprintln!(
-                    "usage: prost-harness [--quick] [--rounds N] [--sample-ms MS] [--filter TEXT]"
+                    "usage: prost-harness [--quick] [--rounds N] [--sample-ms MS] [--filter TEXT] [--wall-clock]"
                 );
                 std::process::exit(2);
             }
         }
     }
     eprintln!(
-        "== {} rounds, samples of {:.1} ms; varint-turbo backends: single {:?}, bulk {:?}",
+        "== {} rounds, samples of {:.1} ms ({}); varint-turbo backends: single {:?}, bulk {:?}",
         settings.rounds,
         settings.sample_ns as f64 / 1e6,
+        clock_name(settings.clock),
         varint_turbo::single_value_backend(),
         varint_turbo::detected_backend(),
     );
@@ -438,8 +484,14 @@ fn main() {
 
     println!();
     println!(
-        "Time ratio to unpatched prost 0.14.6 (< 1 is faster): median (quartiles) over {} alternating rounds.",
-        settings.rounds
+        "varint-turbo backends: single value {:?}, bulk {:?}.",
+        varint_turbo::single_value_backend(),
+        varint_turbo::detected_backend(),
+    );
+    println!(
+        "Time ratio to unpatched prost 0.14.6 (< 1 is faster): median (quartiles) over {} alternating rounds; {}.",
+        settings.rounds,
+        clock_name(settings.clock),
     );
     println!();
     println!("| workload | operation | prost | control | vt | vt-bulk |");
