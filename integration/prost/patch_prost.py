@@ -292,7 +292,8 @@ def write_if_changed(path, data):
         f.write(data)
 
 
-def make_variant(src, out_dir, variant):
+def make_variant(src, variant):
+    """The files of a variant's copy: {relative path: bytes}."""
     name = f"prost-{variant}"
     files = {}
     for root, _dirs, names in os.walk(src):
@@ -312,8 +313,11 @@ def make_variant(src, out_dir, variant):
     for rel, what, old, new in source_edits(variant):
         text = files[rel].decode()
         files[rel] = replace_once(text, old, new, f"{name}: {rel}: {what}").encode()
+    return files
 
-    dest = os.path.join(out_dir, name)
+
+def write_variant(out_dir, variant, files):
+    dest = os.path.join(out_dir, f"prost-{variant}")
     # Remove what is no longer part of the copy, then write what changed.
     if os.path.isdir(dest):
         for root, _dirs, names in os.walk(dest):
@@ -334,11 +338,13 @@ def main():
     with open(manifest) as f:
         if f'version = "{VERSION}"' not in f.read():
             sys.exit(f"patch_prost.py: {manifest} is not prost {VERSION}")
+    # Every edit is checked before any copy is written.
     try:
-        for variant in VARIANTS:
-            make_variant(src, out_dir, variant)
+        variants = {variant: make_variant(src, variant) for variant in VARIANTS}
     except EditError as e:
         sys.exit(f"patch_prost.py: {e} (prost {VERSION} from {src}); the copies were not updated")
+    for variant, files in variants.items():
+        write_variant(out_dir, variant, files)
 
 
 if __name__ == "__main__":
