@@ -1,0 +1,351 @@
+#!/usr/bin/env python3
+"""Makes the four copies of prost 0.14.6 that the harness builds.
+
+    patch_prost.py PROST_SRC_DIR OUT_DIR
+
+PROST_SRC_DIR is the unpacked crate from the cargo registry
+(~/.cargo/registry/src/*/prost-0.14.6). Each variant is a copy under
+OUT_DIR/<package name> with its own package name (the library keeps the
+name `prost`, so prost's own tests and doc tests build unchanged):
+
+    prost-upstream  prost as published
+    prost-control   prost's own 1-byte test moved in front of its encode
+                    loop (what prost can do without varint-turbo)
+    prost-vt        decode_varint / encode_varint / encoded_len_varint call
+                    varint-turbo's decode::<u64> / encode / encoded_len
+    prost-vt-bulk   prost-vt plus packed varint fields through
+                    varint_turbo::protobuf::*::{decode_packed, encode_packed}
+
+Every edit is an exact text replacement that must match exactly once; if
+one does not (another prost version, a changed file), the script stops and
+names the edit. Files are written only when their content changes, so a
+second run does not make cargo rebuild anything.
+"""
+
+import os
+import shutil
+import sys
+
+VERSION = "0.14.6"
+
+# The copies live in integration/prost/target-src/<name>; the crate's root
+# is four levels up.
+VARINT_TURBO_DEP = """
+[dependencies.varint-turbo]
+path = "../../../.."
+"""
+
+
+class EditError(Exception):
+    pass
+
+
+def replace_once(text, old, new, what):
+    count = text.count(old)
+    if count != 1:
+        raise EditError(f"edit '{what}': expected exactly one match, found {count}")
+    return text.replace(old, new)
+
+
+# --- Cargo.toml -------------------------------------------------------------
+
+def manifest_edits(name, uses_varint_turbo):
+    edits = [
+        ("package name", 'name = "prost"\nversion = "0.14.6"', f'name = "{name}"\nversion = "0.14.6"'),
+        # prost's criterion benchmark is not part of its test suite; dropping
+        # it keeps criterion 0.8 out of the harness's build.
+        ("drop [[bench]] varint", '[[bench]]\nname = "varint"\npath = "benches/varint.rs"\nharness = false\n', ""),
+        ("drop criterion dev-dependency", '[dev-dependencies.criterion]\nversion = "0.8"\ndefault-features = false\n', ""),
+    ]
+    if uses_varint_turbo:
+        edits.append(
+            (
+                "varint-turbo dependency",
+                '[dependencies.prost-derive]\nversion = "0.14.6"\noptional = true\n',
+                '[dependencies.prost-derive]\nversion = "0.14.6"\noptional = true\n' + VARINT_TURBO_DEP,
+            )
+        )
+    return edits
+
+
+# --- src/encoding/varint.rs -------------------------------------------------
+
+ENCODE_LOOP = """pub fn encode_varint(mut value: u64, buf: &mut impl BufMut) {
+    // Varints are never more than 10 bytes
+    for _ in 0..10 {
+        if value < 0x80 {
+            buf.put_u8(value as u8);
+            break;
+        } else {
+            buf.put_u8(((value & 0x7F) | 0x80) as u8);
+            value >>= 7;
+        }
+    }
+}
+"""
+
+CONTROL_ENCODE = """pub fn encode_varint(mut value: u64, buf: &mut impl BufMut) {
+    // [prost-harness control] prost's own 1-byte test, in front of the loop.
+    if value < 0x80 {
+        buf.put_u8(value as u8);
+        return;
+    }
+    // Varints are never more than 10 bytes
+    for _ in 0..10 {
+        if value < 0x80 {
+            buf.put_u8(value as u8);
+            break;
+        } else {
+            buf.put_u8(((value & 0x7F) | 0x80) as u8);
+            value >>= 7;
+        }
+    }
+}
+"""
+
+VT_ENCODE = """pub fn encode_varint(value: u64, buf: &mut impl BufMut) {
+    // [prost-harness vt] varint-turbo's encoder; the caller guarantees room
+    // for the bytes (put_slice panics otherwise, as put_u8 does).
+    let (bytes, len) = ::varint_turbo::encode(value);
+    buf.put_slice(&bytes[..usize::from(len)]);
+}
+"""
+
+ENCODED_LEN_OLD = """#[inline]
+pub const fn encoded_len_varint(value: u64) -> usize {"""
+
+ENCODED_LEN_NEW = """#[inline]
+pub fn encoded_len_varint(value: u64) -> usize {
+    // [prost-harness vt] varint-turbo's encoded_len (not a `const fn`).
+    ::varint_turbo::encoded_len(value)
+}
+
+/// prost's own `encoded_len_varint`, kept `const` for `key_len`.
+#[inline]
+pub(crate) const fn encoded_len_varint_const(value: u64) -> usize {"""
+
+DECODE_OLD = """    let byte = bytes[0];
+    if byte < 0x80 {
+        buf.advance(1);
+        Ok(u64::from(byte))
+    } else if len > 10 || bytes[len - 1] < 0x80 {
+        let (value, advance) = decode_varint_slice(bytes)?;
+        buf.advance(advance);
+        Ok(value)
+    } else {
+        decode_varint_slow(buf)
+    }
+}
+"""
+
+# The chunk is used when prost would use it (more than 10 bytes, or its last
+# byte ends a varint), so the result, the error and the bytes consumed are
+# prost's in every case: varint-turbo's Truncated and Overflow are both
+# prost's "invalid varint", and neither advances the buffer (prost's slice
+# path does not either). A chunk that ends inside the varint takes prost's
+# slow path, which reads across chunks.
+DECODE_NEW = """    if len > 10 || bytes[len - 1] < 0x80 {
+        // [prost-harness vt] varint-turbo's decoder on the contiguous chunk.
+        match ::varint_turbo::decode::<u64>(bytes) {
+            Ok((value, advance)) => {
+                buf.advance(advance);
+                Ok(value)
+            }
+            Err(_) => Err(DecodeErrorKind::InvalidVarint.into()),
+        }
+    } else {
+        decode_varint_slow(buf)
+    }
+}
+"""
+
+# decode_varint_slice is then used only by prost's unit test.
+SLICE_OLD = """#[inline]
+fn decode_varint_slice(bytes: &[u8]) -> Result<(u64, usize), DecodeError> {"""
+SLICE_NEW = """#[inline]
+#[allow(dead_code)]
+fn decode_varint_slice(bytes: &[u8]) -> Result<(u64, usize), DecodeError> {"""
+
+# --- src/encoding.rs ---------------------------------------------------------
+
+KEY_LEN_OLD = """pub const fn key_len(tag: u32) -> usize {
+    encoded_len_varint((tag << 3) as u64)
+}"""
+KEY_LEN_NEW = """pub const fn key_len(tag: u32) -> usize {
+    // [prost-harness vt] stays `const`: prost's own formula.
+    varint::encoded_len_varint_const((tag << 3) as u64)
+}"""
+
+MERGE_REPEATED_OLD = """            merge_repeated_numeric!($ty, WireType::Varint, merge, merge_repeated);
+"""
+MERGE_REPEATED_NEW = """            // [prost-harness vt-bulk] packed payloads through varint-turbo's
+            // bulk decoder when the whole field is in the current chunk; prost's
+            // loop otherwise, and again from the start if the bulk decoder
+            // fails, so the errors and the buffer position are prost's.
+            pub fn merge_repeated(
+                wire_type: WireType,
+                values: &mut Vec<$ty>,
+                buf: &mut impl Buf,
+                ctx: DecodeContext,
+            ) -> Result<(), DecodeError> {
+                if wire_type == WireType::LengthDelimited {
+                    let chunk = buf.chunk();
+                    if let Ok((len, prefix)) = ::varint_turbo::decode::<u64>(chunk) {
+                        let payload = usize::try_from(len)
+                            .ok()
+                            .and_then(|len| chunk[prefix..].get(..len));
+                        if let Some(payload) = payload {
+                            let start = values.len();
+                            if ::varint_turbo::protobuf::$proto_ty::decode_packed(payload, values).is_ok() {
+                                let advance = prefix + payload.len();
+                                buf.advance(advance);
+                                return Ok(());
+                            }
+                            values.truncate(start);
+                        }
+                    }
+                    merge_loop(values, buf, ctx, |values, buf, ctx| {
+                        let mut value = Default::default();
+                        merge(WireType::Varint, &mut value, buf, ctx)?;
+                        values.push(value);
+                        Ok(())
+                    })
+                } else {
+                    check_wire_type(WireType::Varint, wire_type)?;
+                    let mut value = Default::default();
+                    merge(wire_type, &mut value, buf, ctx)?;
+                    values.push(value);
+                    Ok(())
+                }
+            }
+"""
+
+ENCODE_PACKED_OLD = """                encode_key(tag, WireType::LengthDelimited, buf);
+                let len: usize = values.iter().map(|$to_uint64_value| {
+                    encoded_len_varint($to_uint64)
+                }).sum();
+                encode_varint(len as u64, buf);
+
+                for $to_uint64_value in values {
+                    encode_varint($to_uint64, buf);
+                }
+            }
+"""
+ENCODE_PACKED_NEW = """                encode_key(tag, WireType::LengthDelimited, buf);
+                // [prost-harness vt-bulk] the length prefix and the elements
+                // by varint-turbo's bulk encoder into a scratch Vec (one per
+                // thread), then one put_slice.
+                #[cfg(feature = "std")]
+                {
+                    ::std::thread_local! {
+                        static SCRATCH: ::core::cell::RefCell<Vec<u8>> =
+                            const { ::core::cell::RefCell::new(Vec::new()) };
+                    }
+                    SCRATCH.with(|scratch| {
+                        let mut scratch = scratch.borrow_mut();
+                        scratch.clear();
+                        ::varint_turbo::protobuf::$proto_ty::encode_packed(values, &mut scratch);
+                        buf.put_slice(&scratch);
+                    });
+                }
+                #[cfg(not(feature = "std"))]
+                {
+                    let mut scratch = Vec::new();
+                    ::varint_turbo::protobuf::$proto_ty::encode_packed(values, &mut scratch);
+                    buf.put_slice(&scratch);
+                }
+            }
+"""
+
+
+def source_edits(variant):
+    """(file, what, old, new) for a variant."""
+    edits = []
+    if variant == "control":
+        edits.append(("src/encoding/varint.rs", "control: 1-byte test before the encode loop", ENCODE_LOOP, CONTROL_ENCODE))
+    if variant in ("vt", "vt-bulk"):
+        edits += [
+            ("src/encoding/varint.rs", "vt: encode_varint", ENCODE_LOOP, VT_ENCODE),
+            ("src/encoding/varint.rs", "vt: encoded_len_varint", ENCODED_LEN_OLD, ENCODED_LEN_NEW),
+            ("src/encoding/varint.rs", "vt: decode_varint", DECODE_OLD, DECODE_NEW),
+            ("src/encoding/varint.rs", "vt: decode_varint_slice only in tests", SLICE_OLD, SLICE_NEW),
+            ("src/encoding.rs", "vt: key_len stays const", KEY_LEN_OLD, KEY_LEN_NEW),
+        ]
+    if variant == "vt-bulk":
+        edits += [
+            ("src/encoding.rs", "vt-bulk: packed merge_repeated", MERGE_REPEATED_OLD, MERGE_REPEATED_NEW),
+            ("src/encoding.rs", "vt-bulk: encode_packed", ENCODE_PACKED_OLD, ENCODE_PACKED_NEW),
+        ]
+    return edits
+
+
+VARIANTS = ["upstream", "control", "vt", "vt-bulk"]
+
+
+def write_if_changed(path, data):
+    if os.path.exists(path):
+        with open(path, "rb") as f:
+            if f.read() == data:
+                return
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def make_variant(src, variant):
+    """The files of a variant's copy: {relative path: bytes}."""
+    name = f"prost-{variant}"
+    files = {}
+    for root, _dirs, names in os.walk(src):
+        for n in names:
+            full = os.path.join(root, n)
+            rel = os.path.relpath(full, src)
+            if rel.startswith("benches") or rel in ("Cargo.toml.orig", "Cargo.lock", ".cargo_vcs_info.json", ".cargo-ok"):
+                continue
+            with open(full, "rb") as f:
+                files[rel] = f.read()
+
+    manifest = files["Cargo.toml"].decode()
+    for what, old, new in manifest_edits(name, variant in ("vt", "vt-bulk")):
+        manifest = replace_once(manifest, old, new, f"{name}: Cargo.toml: {what}")
+    files["Cargo.toml"] = manifest.encode()
+
+    for rel, what, old, new in source_edits(variant):
+        text = files[rel].decode()
+        files[rel] = replace_once(text, old, new, f"{name}: {rel}: {what}").encode()
+    return files
+
+
+def write_variant(out_dir, variant, files):
+    dest = os.path.join(out_dir, f"prost-{variant}")
+    # Remove what is no longer part of the copy, then write what changed.
+    if os.path.isdir(dest):
+        for root, _dirs, names in os.walk(dest):
+            for n in names:
+                rel = os.path.relpath(os.path.join(root, n), dest)
+                if rel not in files:
+                    os.remove(os.path.join(root, n))
+    for rel, data in files.items():
+        write_if_changed(os.path.join(dest, rel), data)
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    src, out_dir = sys.argv[1], sys.argv[2]
+    manifest = os.path.join(src, "Cargo.toml")
+    with open(manifest) as f:
+        if f'version = "{VERSION}"' not in f.read():
+            sys.exit(f"patch_prost.py: {manifest} is not prost {VERSION}")
+    # Every edit is checked before any copy is written.
+    try:
+        variants = {variant: make_variant(src, variant) for variant in VARIANTS}
+    except EditError as e:
+        sys.exit(f"patch_prost.py: {e} (prost {VERSION} from {src}); the copies were not updated")
+    for variant, files in variants.items():
+        write_variant(out_dir, variant, files)
+
+
+if __name__ == "__main__":
+    main()
