@@ -19,4 +19,7 @@ pub(crate) mod sizes;
 pub(crate) mod tail;
 
 pub use single::{decode, decode_unchecked, encode, encoded_len};
-pub(crate) use tail::{scalar_values, scalar_values_before};
+pub(crate) use tail::scalar_values;
+// For the AVX-512 decoder, compiled only with rustc 1.89 and later.
+#[cfg(all(target_arch = "x86_64", varint_turbo_avx512))]
+pub(crate) use tail::scalar_values_before;
