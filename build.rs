@@ -1,6 +1,17 @@
-//! Declares the crate's cfgs and, where the build can know it, judges the
-//! target CPU's PDEP/PEXT speed for the single-value kernels
-//! (`src/arch/selected.rs`):
+//! Declares the crate's cfgs, probes the compiler's version and, where the
+//! build can know it, judges the target CPU's PDEP/PEXT speed for the
+//! single-value kernels (`src/arch/selected.rs`).
+//!
+//! Emits `varint_turbo_avx512` (compile the AVX-512 backend,
+//! `src/arch/x86_64/avx512/`) when `$RUSTC --version` says 1.89 or later:
+//! the AVX-512 intrinsics and target features are stable since 1.89. The
+//! crate's MSRV is 1.85; older compilers build everything else, and
+//! `Backend::Avx512Vbmi2` is then never supported. A nightly or dev build
+//! of 1.89 counts as 1.88 (the early 1.89 nightlies predate the
+//! stabilization); beta 1.89 counts as 1.89. If the version cannot be read,
+//! the backend is left out (the crate still builds).
+//!
+//! On PDEP/PEXT it emits
 //!
 //! * `varint_turbo_slow_pdep` (keep BMI2 `PDEP`/`PEXT` out of the
 //!   single-value functions): `-C target-cpu=znver1` or `znver2` in the
@@ -22,8 +33,13 @@ fn main() {
     println!("cargo:rustc-check-cfg=cfg(varint_turbo_slow_pdep)");
     println!("cargo:rustc-check-cfg=cfg(varint_turbo_fast_pdep)");
     println!("cargo:rustc-check-cfg=cfg(varint_turbo_force_scalar)");
+    println!("cargo:rustc-check-cfg=cfg(varint_turbo_avx512)");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=CARGO_ENCODED_RUSTFLAGS");
+
+    if rustc_minor_version().is_some_and(|minor| minor >= 89) {
+        println!("cargo:rustc-cfg=varint_turbo_avx512");
+    }
 
     let rustflags = std::env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
     // The last `target-cpu` wins, as in rustc (`-C target-cpu=X` comes as
@@ -57,8 +73,44 @@ fn main() {
     }
 }
 
-// `__cpuid` is a safe function since Rust 1.89 and `unsafe` before; the
-// big-endian check (scripts/cross-s390x.sh) builds this script with 1.85.
+/// The stable minor version of the compiler cargo builds the crate with
+/// (`$RUSTC`, which cargo sets for build scripts): 85 for
+/// `rustc 1.85.0 (4d91de4e4 2025-02-17)`; one less for a nightly or dev
+/// build (`rustc 1.89.0-nightly (...)` gives 88); `None` if it cannot be run
+/// or read.
+fn rustc_minor_version() -> Option<u32> {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let output = std::process::Command::new(rustc)
+        .arg("--version")
+        .output()
+        .ok()?;
+    parse_rustc_minor(std::str::from_utf8(&output.stdout).ok()?)
+}
+
+fn parse_rustc_minor(version: &str) -> Option<u32> {
+    // "rustc 1.85.0 (...)", "rustc 1.89.0-beta.3 (...)", "rustc 1.90.0-nightly (...)".
+    let release = version.strip_prefix("rustc ")?.split_whitespace().next()?;
+    let (numbers, pre) = match release.split_once('-') {
+        Some((numbers, pre)) => (numbers, Some(pre)),
+        None => (release, None),
+    };
+    let mut parts = numbers.split('.');
+    let major: u32 = parts.next()?.parse().ok()?;
+    let minor: u32 = parts.next()?.parse().ok()?;
+    if major != 1 {
+        return (major > 1).then_some(u32::MAX);
+    }
+    let unreleased = pre.is_some_and(|pre| pre.starts_with("nightly") || pre.starts_with("dev"));
+    Some(if unreleased {
+        minor.saturating_sub(1)
+    } else {
+        minor
+    })
+}
+
+// `__cpuid` is a safe function in recent Rust releases and `unsafe` in older
+// ones; scripts/msrv.sh and scripts/cross-s390x.sh build this script with
+// rustc 1.85 (the MSRV).
 #[allow(unused_unsafe)]
 #[cfg(target_arch = "x86_64")]
 fn build_machine_pdep_is_microcoded() -> bool {

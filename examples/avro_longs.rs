@@ -29,7 +29,7 @@ fn deltas(count: usize) -> Vec<i64> {
             state ^= state >> 7;
             state ^= state << 17;
             // Mostly small deltas of either sign, now and then a large jump.
-            let magnitude = if state.is_multiple_of(100) { 40 } else { 12 };
+            let magnitude = if state % 100 == 0 { 40 } else { 12 };
             (state >> 20) as i64 % (1 << magnitude) - (1 << (magnitude - 1))
         })
         .collect()

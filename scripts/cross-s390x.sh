@@ -4,22 +4,18 @@
 # the portable (scalar) backends exist there, so this checks that every
 # 8-byte load and store of the scalar path is endian-correct.
 #
-# Toolchain: Debian bookworm's rustc 1.85, the newest rustc with an s390x
-# std in Debian's archive. Its packages (rustc-web, libstd-rust-web-1.85,
-# libstd-rust-web-dev, libstd-rust-web-dev:s390x at 1.85.0+dfsg3-1~deb12u3,
-# and libllvm19) are downloaded with apt-get and unpacked with dpkg-deb -x
-# into target/s390x-toolchain, so they do not clash with the installed
-# rustc 1.96 (which scripts/cross-aarch64.sh uses); LD_LIBRARY_PATH points
-# at the unpacked libraries. Cargo is Debian's 1.96 (/usr/bin/cargo).
+# Toolchain: Debian bookworm's rustc 1.85 (the crate's MSRV), the newest
+# rustc with an s390x std in Debian's archive, unpacked with its amd64 and
+# s390x std into target/debian-rust-1.85 by scripts/debian-rust-1.85.sh
+# (shared with scripts/msrv.sh, which uses the same folder), so it does not
+# clash with the installed rustc 1.96 (which scripts/cross-aarch64.sh
+# uses); LD_LIBRARY_PATH points at the unpacked libraries. Cargo is
+# Debian's 1.96 (/usr/bin/cargo).
 #
-# The crate declares rust-version 1.89 (for the AVX-512 intrinsics, which
-# are cfg'd to x86-64 and not compiled here). This run tests a copy of the
-# working tree (target/s390x/workspace) whose Cargo.toml says
-# rust-version = "1.85", so that
-#   * cargo does not refuse rustc 1.85 for the package, and
-#   * CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS=fallback picks dev-dependency
-#     versions that build on 1.85, in the copy's own Cargo.lock: the
-#     repository's Cargo.lock is never read or changed.
+# The dev-dependencies' newest releases need newer compilers, so this run
+# tests a copy of the working tree (target/s390x/workspace) whose Cargo.lock
+# is scripts/msrv.sh's .ci/msrv/Cargo.lock (resolved for 1.85; see there),
+# used with --locked: the repository's Cargo.lock is never read or changed.
 # Only `--lib --tests` run: doctests fail with this rustdoc/cargo mix.
 #
 # Usage: scripts/cross-s390x.sh [extra `cargo test` args]
@@ -31,9 +27,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 REPO=$PWD
 
 TARGET=s390x-unknown-linux-gnu
-VERSION=1.85.0+dfsg3-1~deb12u3
 BASE=${S390X_DIR:-$REPO/target}
-TOOLCHAIN=$BASE/s390x-toolchain
+TOOLCHAIN=$BASE/debian-rust-1.85
 WORKSPACE=$BASE/s390x/workspace
 export CARGO_TARGET_DIR=$BASE/s390x/target
 
@@ -60,32 +55,15 @@ if ! /usr/bin/cargo --version >/dev/null 2>&1 || ! command -v s390x-linux-gnu-gc
 fi
 
 # ---- 2. rustc 1.85 with the s390x std, unpacked privately ----------------------------
-if [[ ! -x $TOOLCHAIN/usr/bin/rustc || ! -d $TOOLCHAIN/usr/lib/rustlib/$TARGET/lib ]]; then
-    echo "==> unpacking Debian rustc $VERSION (+ s390x std, libllvm19) into $TOOLCHAIN"
-    dpkg --print-foreign-architectures | grep -qx s390x || {
-        "${SUDO[@]}" dpkg --add-architecture s390x
-        apt_updated=0
-    }
-    apt_update
-    debs=$BASE/s390x-debs
-    rm -rf "$debs" "$TOOLCHAIN"
-    mkdir -p "$debs" "$TOOLCHAIN"
-    # apt-get download runs as the invoking user and writes to the current folder.
-    (cd "$debs" && apt-get download -qq \
-        "rustc-web=$VERSION" "libstd-rust-web-1.85=$VERSION" \
-        "libstd-rust-web-dev=$VERSION" "libstd-rust-web-dev:s390x=$VERSION" libllvm19)
-    for deb in "$debs"/*.deb; do dpkg-deb -x "$deb" "$TOOLCHAIN"; done
-    rm -rf "$debs"
-fi
-RUSTC_185=$TOOLCHAIN/usr/bin/rustc
-export LD_LIBRARY_PATH=$TOOLCHAIN/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export RUSTC=$RUSTC_185
+# shellcheck source=scripts/debian-rust-1.85.sh
+source "$REPO/scripts/debian-rust-1.85.sh"
+debian_rust_185 "$TOOLCHAIN" s390x
+export RUSTC=$TOOLCHAIN/usr/bin/rustc
 export CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_LINKER=s390x-linux-gnu-gcc
 # Nothing :s390x is installed on the host, so the cross sysroot is the only
 # s390x libc: qemu takes its loader and libraries from there.
 export CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_RUNNER="qemu-s390x -L /usr/s390x-linux-gnu"
 export CC_s390x_unknown_linux_gnu=s390x-linux-gnu-gcc
-export CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS=fallback
 unset RUSTFLAGS RUSTDOC
 
 # What tests/backends_ran.rs and tests/bulk.rs must find there: only scalar.
@@ -96,17 +74,14 @@ export VARINT_TURBO_EXPECT_BULK_BACKEND=scalar
 
 echo "==> $("$RUSTC" --version) (s390x std), $(/usr/bin/cargo --version), $(qemu-s390x --version | head -n1)"
 
-# ---- 3. the workspace copy: rust-version 1.85, its own Cargo.lock ---------------------
+# ---- 3. the workspace copy, with the MSRV step's Cargo.lock ----------------------------
 # Tracked and untracked-but-not-ignored files, mtimes kept (tar), so cargo
-# rebuilds only what changed. The copy's Cargo.lock survives between runs.
+# rebuilds only what changed.
 mkdir -p "$WORKSPACE"
-find "$WORKSPACE" -mindepth 1 -maxdepth 1 ! -name Cargo.lock -exec rm -rf {} +
+find "$WORKSPACE" -mindepth 1 -maxdepth 1 -exec rm -rf {} +
 git ls-files -co --exclude-standard -z | grep -zv '^Cargo.lock$' |
     tar --null -T - -cf - | tar -xf - -C "$WORKSPACE"
-sed -i 's/^rust-version = ".*"/rust-version = "1.85"/' "$WORKSPACE/Cargo.toml"
-grep -q '^rust-version = "1.85"' "$WORKSPACE/Cargo.toml" ||
-    { echo "cross-s390x: could not set rust-version in the copy" >&2; exit 1; }
-touch -r "$REPO/Cargo.toml" "$WORKSPACE/Cargo.toml"
+cp -p "$REPO/.ci/msrv/Cargo.lock" "$WORKSPACE/Cargo.lock"
 
 # ---- 4. tests under qemu ----------------------------------------------------------------
 cd "$WORKSPACE"
@@ -119,5 +94,5 @@ PROFILE_ARGS=(--config 'profile.dev.debug=false' --config 'profile.dev.package.v
 for dep in proptest quickcheck rand rand_core rand_chacha rand_xorshift ppv-lite86; do
     PROFILE_ARGS+=(--config "profile.dev.package.$dep.opt-level=2")
 done
-/usr/bin/cargo test --target "$TARGET" --lib --tests "${PROFILE_ARGS[@]}" "$@"
+/usr/bin/cargo test --locked --target "$TARGET" --lib --tests "${PROFILE_ARGS[@]}" "$@"
 echo "==> s390x (big-endian) tests passed in $((SECONDS - T0)) s"

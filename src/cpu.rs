@@ -56,24 +56,29 @@ fn pdep_is_fast_first_call() -> bool {
     fast
 }
 
+/// Reads CPUID: BMI2 present (leaf 7, EBX bit 8) and not a Zen 1/2-class core.
+// `__cpuid` and `__cpuid_count` are safe functions in recent Rust releases
+// and `unsafe` in older ones, such as 1.85 (the MSRV).
+#[allow(unused_unsafe)]
 #[cfg(target_arch = "x86_64")]
 fn cpuid_pdep_is_fast() -> bool {
-    use core::arch::x86_64::__cpuid;
-    let leaf0 = __cpuid(0);
-    if leaf0.eax < 7 || __cpuid_count_7_ebx() & (1 << 8) == 0 {
+    use core::arch::x86_64::{__cpuid, __cpuid_count};
+    // SAFETY: CPUID leaves 0 and 1 exist on every x86-64 CPU.
+    let (leaf0, leaf1) = unsafe { (__cpuid(0), __cpuid(1)) };
+    if leaf0.eax < 7 {
+        return false;
+    }
+    // SAFETY: leaf 0 says leaf 7 exists.
+    let leaf7 = unsafe { __cpuid_count(7, 0) };
+    if leaf7.ebx & (1 << 8) == 0 {
         return false;
     }
     let mut vendor = [0u8; 12];
     vendor[..4].copy_from_slice(&leaf0.ebx.to_le_bytes());
     vendor[4..8].copy_from_slice(&leaf0.edx.to_le_bytes());
     vendor[8..].copy_from_slice(&leaf0.ecx.to_le_bytes());
-    let family = display_family(__cpuid(1).eax);
+    let family = display_family(leaf1.eax);
     !pdep_is_microcoded(&vendor, family)
-}
-
-#[cfg(target_arch = "x86_64")]
-fn __cpuid_count_7_ebx() -> u32 {
-    core::arch::x86_64::__cpuid_count(7, 0).ebx
 }
 
 /// The "display family" of CPUID leaf 1 EAX: base family, plus the extended

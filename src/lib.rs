@@ -57,7 +57,7 @@
 //!
 //! | bulk backend | CPUs | method |
 //! |---|---|---|
-//! | [`Backend::Avx512Vbmi2`] | Intel Ice Lake and later, AMD Zen 4 and later | fixed 64-byte chunks, `vpcompressb`/`vpermb`/`vpermt2b` |
+//! | [`Backend::Avx512Vbmi2`] | Intel Ice Lake and later, AMD Zen 4 and later (built with rustc 1.89 or later) | fixed 64-byte chunks, `vpcompressb`/`vpermb`/`vpermt2b` |
 //! | [`Backend::Avx2`], [`Backend::Ssse3`] | Haswell / Zen 1 and later; SSSE3 with POPCNT: Intel Nehalem, AMD Bobcat/Bulldozer and later (not Core 2) | Masked-VByte-style `pshufb` table over a fixed grid of 7-byte chunks |
 //! | [`Backend::Scalar`] | everything else | the single-value decoder in a loop |
 //!
@@ -81,6 +81,13 @@
 //! | `alloc` | via `std` | the functions that return or fill a `Vec` |
 //! | `bytes` | no | the `bytes_ext` module |
 //! | `native-optimizations` | no | lets the build script read the build machine's CPUID (use with `-C target-cpu=native`) |
+//!
+//! ## Minimum supported Rust version
+//!
+//! 1.85. The AVX-512 backend needs rustc 1.89, where its intrinsics became
+//! stable: built with 1.85 to 1.88, the crate leaves it out,
+//! [`Backend::Avx512Vbmi2`] is never [supported](Backend::is_supported) and
+//! the bulk API runs [`Backend::Avx2`] on AVX-512 CPUs.
 //!
 //! ## `no_std`
 //!

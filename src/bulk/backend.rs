@@ -30,6 +30,11 @@ pub enum Backend {
     Avx2,
     /// AVX-512 F/BW/VL/CD/VBMI/VBMI2: fixed 64-byte chunks, `vpcompressb`
     /// and `vpermb`/`vpermt2b` instead of tables.
+    ///
+    /// Compiled only by rustc 1.89 and later (the AVX-512 intrinsics are
+    /// stable since 1.89); built with an older compiler (the MSRV is 1.85),
+    /// the crate leaves it out, [`is_supported`](Self::is_supported) is
+    /// false and the bulk API uses [`Avx2`](Self::Avx2) on AVX-512 CPUs.
     Avx512Vbmi2,
     /// aarch64 NEON: the table-driven fixed-grid decoder with `tbl` on
     /// 8-byte chunks, and a Stream-VByte-style encoder (four values per
@@ -59,7 +64,9 @@ impl Backend {
         Backend::Neon,
     ];
 
-    /// Whether the running CPU can run this backend.
+    /// Whether the running CPU can run this backend (and this build has it:
+    /// [`Avx512Vbmi2`](Self::Avx512Vbmi2) is never supported when the
+    /// crate was compiled by rustc older than 1.89).
     ///
     /// ```
     /// use varint_turbo::Backend;
@@ -75,19 +82,22 @@ impl Backend {
             Backend::Scalar => true,
             Backend::Ssse3 => cpu_has!("ssse3", "popcnt"),
             Backend::Avx2 => cpu_has!("avx2", "bmi1", "bmi2", "lzcnt", "popcnt"),
-            Backend::Avx512Vbmi2 => cpu_has!(
-                "avx2",
-                "avx512f",
-                "avx512bw",
-                "avx512vl",
-                "avx512cd",
-                "avx512vbmi",
-                "avx512vbmi2",
-                "bmi1",
-                "bmi2",
-                "lzcnt",
-                "popcnt"
-            ),
+            Backend::Avx512Vbmi2 => {
+                cfg!(varint_turbo_avx512)
+                    && cpu_has!(
+                        "avx2",
+                        "avx512f",
+                        "avx512bw",
+                        "avx512vl",
+                        "avx512cd",
+                        "avx512vbmi",
+                        "avx512vbmi2",
+                        "bmi1",
+                        "bmi2",
+                        "lzcnt",
+                        "popcnt"
+                    )
+            }
             Backend::Neon => cfg!(all(
                 target_arch = "aarch64",
                 target_endian = "little",
@@ -137,7 +147,7 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the CPU supports the backend (checked above).
             Backend::Avx2 => unsafe { x86_64::avx2::decode_slice::decode_slice(input, out) },
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", varint_turbo_avx512))]
             // SAFETY: the CPU supports the backend (checked above).
             Backend::Avx512Vbmi2 => unsafe {
                 x86_64::avx512::decode_slice::decode_slice(input, out)
@@ -169,7 +179,7 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the CPU supports the backend (checked above).
             Backend::Avx2 => unsafe { x86_64::avx2::sizes::count_varints(input) },
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", varint_turbo_avx512))]
             // SAFETY: the CPU supports the backend (checked above).
             Backend::Avx512Vbmi2 => unsafe { x86_64::avx512::sizes::count_varints(input) },
             _ => scalar::sizes::count_varints_portable(input),
@@ -198,7 +208,7 @@ impl Backend {
             // SAFETY: the CPU supports the backend (checked above), which
             // includes LZCNT.
             Backend::Avx2 => unsafe { x86_64::avx2::sizes::encoded_len_sum(values) },
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", varint_turbo_avx512))]
             // SAFETY: the CPU supports the backend (checked above).
             Backend::Avx512Vbmi2 => unsafe { x86_64::avx512::sizes::encoded_len_sum(values) },
             _ => scalar::sizes::encoded_len_sum_portable(values),
@@ -227,7 +237,7 @@ impl Backend {
             // Any room: the kernel's vector steps stop while `out` still
             // has room for their longest encoding, and the scalar encoder
             // finishes, so it stops exactly where that one would.
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", varint_turbo_avx512))]
             Backend::Avx512Vbmi2 => {
                 // SAFETY: the CPU supports the backend (checked above).
                 unsafe { x86_64::avx512::encode_slice::encode_slice_into(values, out) }

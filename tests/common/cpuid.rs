@@ -134,8 +134,11 @@ pub fn bulk_required(backend: Bulk, f: &Features) -> bool {
         Bulk::Scalar => true,
         Bulk::Ssse3 => simd && f.ssse3 && f.popcnt,
         Bulk::Avx2 => simd && f.avx2 && f.bmi1 && f.bmi2 && f.lzcnt && f.popcnt,
+        // Compiled in only by rustc 1.89 and later (the build script's
+        // `varint_turbo_avx512`, which reaches the tests too).
         Bulk::Avx512Vbmi2 => {
-            simd && f.avx2
+            simd && cfg!(varint_turbo_avx512)
+                && f.avx2
                 && f.avx512f
                 && f.avx512bw
                 && f.avx512vl

@@ -33,9 +33,15 @@ use crate::varint::{VarInt, PAYLOAD_BITS};
 /// ```
 #[target_feature(enable = "bmi2")]
 #[inline]
+// Intrinsic calls are `unsafe` before Rust 1.87 even under their target
+// feature (MSRV 1.85); newer compilers call that block unused.
+#[allow(unused_unsafe)]
 pub unsafe fn decode<T: VarInt>(window: &[u8; 16]) -> Result<(T, usize), DecodeError> {
     // The closure inherits this function's BMI2 feature.
-    scalar::single::decode_with(window, |word, keep| _pext_u64(word, keep & PAYLOAD_BITS))
+    scalar::single::decode_with(window, |word, keep| {
+        // SAFETY: this function's caller guarantees BMI2.
+        unsafe { _pext_u64(word, keep & PAYLOAD_BITS) }
+    })
 }
 
 /// Decodes without validation (see `scalar::decode_unchecked`).
@@ -55,8 +61,14 @@ pub unsafe fn decode<T: VarInt>(window: &[u8; 16]) -> Result<(T, usize), DecodeE
 /// ```
 #[target_feature(enable = "bmi2")]
 #[inline]
+// Intrinsic calls are `unsafe` before Rust 1.87 even under their target
+// feature (MSRV 1.85); newer compilers call that block unused.
+#[allow(unused_unsafe)]
 pub unsafe fn decode_unchecked<T: VarInt>(window: &[u8; 16]) -> (T, usize) {
-    scalar::single::decode_unchecked_with(window, |word, keep| _pext_u64(word, keep & PAYLOAD_BITS))
+    scalar::single::decode_unchecked_with(window, |word, keep| {
+        // SAFETY: this function's caller guarantees BMI2.
+        unsafe { _pext_u64(word, keep & PAYLOAD_BITS) }
+    })
 }
 
 /// Encodes `value` into the start of `out`; returns the length.
@@ -76,10 +88,16 @@ pub unsafe fn decode_unchecked<T: VarInt>(window: &[u8; 16]) -> (T, usize) {
 /// ```
 #[target_feature(enable = "bmi2")]
 #[inline]
+// Intrinsic calls are `unsafe` before Rust 1.87 even under their target
+// feature (MSRV 1.85); newer compilers call that block unused.
+#[allow(unused_unsafe)]
 pub unsafe fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {
     // The closure inherits this function's BMI2 feature. PDEP uses only the
     // low 56 bits of `value`, as `encode_with` requires.
-    scalar::single::encode_with::<T>(value.to_u64(), out, |value| _pdep_u64(value, PAYLOAD_BITS))
+    scalar::single::encode_with::<T>(value.to_u64(), out, |value| {
+        // SAFETY: this function's caller guarantees BMI2.
+        unsafe { _pdep_u64(value, PAYLOAD_BITS) }
+    })
 }
 
 /// The value-by-value bulk encoder with this backend's word encoder: the
@@ -116,6 +134,12 @@ pub(crate) unsafe fn encode_slice_into<T: VarInt>(values: &[T], out: &mut [u8]) 
 )]
 #[target_feature(enable = "bmi2")]
 #[inline]
+// Intrinsic calls are `unsafe` before Rust 1.87 even under their target
+// feature (MSRV 1.85); newer compilers call that block unused.
+#[allow(unused_unsafe)]
 pub(crate) unsafe fn encode_words<T: VarInt>(value: T) -> (u64, u16, usize) {
-    scalar::single::encode_words_with::<T>(value.to_u64(), |value| _pdep_u64(value, PAYLOAD_BITS))
+    scalar::single::encode_words_with::<T>(value.to_u64(), |value| {
+        // SAFETY: this function's caller guarantees BMI2.
+        unsafe { _pdep_u64(value, PAYLOAD_BITS) }
+    })
 }

@@ -6,7 +6,9 @@
 //!   and encoder;
 //! * `avx2`: the bulk decoder, encoder and sizing kernels of
 //!   [`Backend::Avx2`](crate::Backend::Avx2);
-//! * `avx512`: those of [`Backend::Avx512Vbmi2`](crate::Backend::Avx512Vbmi2);
+//! * `avx512`: those of [`Backend::Avx512Vbmi2`](crate::Backend::Avx512Vbmi2),
+//!   compiled only with rustc 1.89 or later (cfg `varint_turbo_avx512`, set
+//!   by the build script: the AVX-512 intrinsics are stable since 1.89);
 //! * `grid_decode`: the fixed-grid decoder body shared by the SSSE3 and
 //!   AVX2 bulk decoders, which instantiate it for their register width.
 //!
@@ -14,6 +16,10 @@
 //! what they share is `#[inline(always)]`.
 
 pub(crate) mod avx2;
+// Compiled only by rustc 1.89 and later (see build.rs), where its
+// intrinsics are stable: the MSRV (1.85) check does not apply.
+#[cfg(varint_turbo_avx512)]
+#[allow(clippy::incompatible_msrv)]
 pub(crate) mod avx512;
 pub(crate) mod bmi1;
 pub mod bmi2;

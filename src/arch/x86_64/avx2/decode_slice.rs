@@ -109,6 +109,8 @@ impl Kernel for Avx2 {
     }
 
     #[inline(always)]
+    // `_mm256_ternarylogic_epi64` (1.89) is compiled only with rustc 1.89+.
+    #[allow(clippy::incompatible_msrv)]
     unsafe fn pack56(x: __m256i, extra: __m256i) -> __m256i {
         // SAFETY: AVX2 (caller); no memory access.
         unsafe {
@@ -117,11 +119,13 @@ impl Kernel for Avx2 {
             // Where the build has AVX-512VL (target-cpu=native on such a
             // CPU), the bit select as one `vpternlogq` (0xCA: `low ? x :
             // high`); LLVM otherwise spends two `and` and a three-way `or`.
-            #[cfg(target_feature = "avx512vl")]
+            // The intrinsic is stable since rustc 1.89 (`varint_turbo_avx512`,
+            // set by build.rs).
+            #[cfg(all(target_feature = "avx512vl", varint_turbo_avx512))]
             {
                 _mm256_ternarylogic_epi64::<0xCA>(low, x, high)
             }
-            #[cfg(not(target_feature = "avx512vl"))]
+            #[cfg(not(all(target_feature = "avx512vl", varint_turbo_avx512)))]
             {
                 _mm256_or_si256(_mm256_and_si256(x, low), _mm256_andnot_si256(low, high))
             }

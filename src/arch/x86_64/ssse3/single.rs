@@ -125,6 +125,9 @@ pub unsafe fn decode_unchecked<T: VarInt>(window: &[u8; 16]) -> (T, usize) {
 /// ```
 #[target_feature(enable = "ssse3")]
 #[inline]
+// Intrinsic calls are `unsafe` before Rust 1.87 even under their target
+// feature (MSRV 1.85); newer compilers call that block unused.
+#[allow(unused_unsafe)]
 pub unsafe fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {
     let value = value.to_u64();
     if value < 0x80 {
@@ -134,7 +137,9 @@ pub unsafe fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {
     let len = encoded_len(value);
     // Output byte i takes bits 7i..7i+7, found in input bytes k = 7i / 8 and
     // k + 1 at shift s = 7i mod 8: i = 0..8 -> k = 0,0,1,2,3,4,5,6; s = 0,7,6,5,4,3,2,1.
-    let groups = {
+    // SAFETY: register-only SSE2/SSSE3 intrinsics; this function's caller
+    // guarantees SSSE3.
+    let groups = unsafe {
         let x = _mm_cvtsi64_si128(value as i64);
         let pairs = _mm_shuffle_epi8(
             x,
