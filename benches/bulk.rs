@@ -678,6 +678,13 @@ mod short {
     /// time) per reading, so a batch is many calls.
     const BATCH: usize = 1 << 20;
 
+    /// Values per timed batch: `VARINT_BENCH_SHORT_BATCH`, else [`BATCH`].
+    fn batch_values() -> usize {
+        std::env::var("VARINT_BENCH_SHORT_BATCH")
+            .map(|b| b.parse().expect("VARINT_BENCH_SHORT_BATCH: a number"))
+            .unwrap_or(BATCH)
+    }
+
     /// One field shape: a pool of values and their varints back to back.
     pub struct Shape {
         pub name: &'static str,
@@ -875,7 +882,7 @@ mod short {
         /// Calls per timed batch (paired mode; a criterion sample takes as
         /// many batches as it needs).
         pub fn batch_calls(&self) -> usize {
-            (BATCH / self.w).max(self.ring_slots())
+            (batch_values() / self.w).max(self.ring_slots())
         }
 
         fn ring_slots(&self) -> usize {
@@ -1361,8 +1368,9 @@ mod short {
         let overhead = clock_overhead(clock);
         let sizes = selected_sizes();
         println!(
-            "bulk_short paired: {rounds} rounds, batches of max({BATCH} values, {RING} values) per \
+            "bulk_short paired: {rounds} rounds, batches of max({} values, {RING} values) per \
              contender per round; bulk backend (auto) {}; clock: {} (reading: {:.0} ns, subtracted)",
+            batch_values(),
             varint_turbo::detected_backend(),
             clock.describe(),
             overhead.as_secs_f64() * 1e9
