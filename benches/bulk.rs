@@ -1113,6 +1113,46 @@ mod short {
         }
     }
 
+    /// Not a contender: the store bound. Each call writes 0, 1, 2, ... into
+    /// its ring slice of W values (plain stores, which LLVM vectorises, as
+    /// the decoders' stores are), the window's bytes untouched.
+    struct WriteCeiling<T> {
+        ring: Vec<T>,
+    }
+
+    impl<T: OutInt + Default + Copy> Contender for WriteCeiling<T> {
+        fn name(&self) -> &str {
+            "write-ceiling"
+        }
+
+        fn batch(
+            &mut self,
+            pool: &Pool,
+            win: &Windows,
+            first: usize,
+            calls: usize,
+            clock: Clock,
+        ) -> Duration {
+            let (w, slots) = (win.w, win.ring_slots());
+            self.ring.clear();
+            self.ring.resize(w * slots, T::default());
+            let mut ring: Vec<&mut [T]> = self.ring.chunks_exact_mut(w).collect();
+            let (elapsed, sums) = timed_loop(pool, win, first, calls, clock, &mut ring, |b, s| {
+                for (i, slot) in black_box(&mut **s).iter_mut().enumerate() {
+                    *slot = T::truncate(i as u64);
+                }
+                (s.len(), b.len())
+            });
+            check_sums("write-ceiling", win, first, calls, sums);
+            for slice in self.ring.chunks_exact(w) {
+                if let Some(i) = (0..w).find(|&i| slice[i] != T::truncate(i as u64)) {
+                    panic!("write-ceiling: slot {i} holds {:?}", slice[i]);
+                }
+            }
+            elapsed
+        }
+    }
+
     fn into_slice<V, F>(name: &str, expect: fn(u64) -> V, run: F) -> Box<dyn Contender>
     where
         V: Copy + Default + PartialEq + std::fmt::Debug + 'static,
@@ -1208,6 +1248,7 @@ mod short {
         all.push(into_slice("byte-loop", T::truncate, |b, out: &mut [T]| {
             byte_loop(b, out, T::truncate)
         }));
+        all.push(Box::new(WriteCeiling::<T> { ring: Vec::new() }));
         all
     }
 
@@ -1379,10 +1420,18 @@ mod short {
         println!(
             "| field/op | W | auto ns/call | prost ns/call | byte-loop ns/call | auto vs prost \
              | auto vs byte-loop | fastest backend, ns/call | auto / fastest | decode_all vs prost \
-             | count_varints vs prost | decode_packed vs prost | auto M values/s |"
+             | count_varints vs prost | decode_packed vs prost | auto M values/s \
+             | write-ceiling M values/s |"
         );
-        println!("|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|");
-        let ours = ["auto", "decode_all", "count_varints", "prost", "byte-loop"];
+        println!("|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|");
+        let ours = [
+            "auto",
+            "decode_all",
+            "count_varints",
+            "prost",
+            "byte-loop",
+            "write-ceiling",
+        ];
         for shape in selected_shapes() {
             let pool = Pool::new(shape);
             for (op, mut contenders) in ops(shape.name) {
@@ -1439,7 +1488,7 @@ mod short {
                     };
                     println!(
                         "| {}/{op} | {w} | {auto:.1} | {prost:.1} | {bytes:.1} | {:.2}x | {:.2}x \
-                         | {best_cell} | {ratio_cell} | {} | {} | {} | {:.0} |",
+                         | {best_cell} | {ratio_cell} | {} | {} | {} | {:.0} | {} |",
                         shape.name,
                         prost / auto,
                         bytes / auto,
@@ -1447,6 +1496,8 @@ mod short {
                         vs(ns("count_varints")),
                         vs(packed),
                         w as f64 * 1e3 / auto,
+                        ns("write-ceiling")
+                            .map_or("-".into(), |t| format!("{:.0}", w as f64 * 1e3 / t)),
                     );
                 }
             }
