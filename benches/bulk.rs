@@ -28,6 +28,14 @@
 //! wrong or optimised-away benchmark panics instead of reporting a number.
 //! `cargo bench --bench bulk -- --test` runs each benchmark once.
 //!
+//! **Short inputs.** The `bulk_short/<shape>/<op>` groups (module
+//! `short`, issue 23) time one call on W = 1 ... 4096 values of a real
+//! field shape, windows taken in turn from a 2^20-value pool, beside prost
+//! and byte loops on the same bytes; `VARINT_BENCH_SHORT` selects the
+//! shapes (`none` leaves them out), `VARINT_BENCH_SHORT_SIZES` the sizes,
+//! `VARINT_BENCH_WORKLOADS=none` leaves out the groups above, and
+//! `VARINT_BENCH_PAIRED=short` prints their table of alternating rounds.
+//!
 //! Throughput is reported in elements (varints) per second; the log gives
 //! each workload's bytes per varint for GB/s, and with `CRITERION_HOME` set
 //! it goes to `$CRITERION_HOME/varint-workloads/bulk-<workload>.json` for
@@ -537,8 +545,9 @@ criterion_group! {
 }
 
 /// `bulk_short`: short iterations (one call of 1-4096 values), so
-/// criterion's default linear sampling, and short times: 8 shapes x 10
-/// sizes x about 9 contenders. `VARINT_BENCH_SHORT=none` leaves the group
+/// criterion's default linear sampling, and short times: 12 shape/op
+/// pairs x 10 sizes x 7-11 contenders, about 1,200 benchmarks (roughly
+/// 15 minutes; the paired table takes 2-3). `VARINT_BENCH_SHORT=none` leaves the group
 /// out (scripts/bench-report does; it has its own paired table).
 fn short_config() -> Criterion {
     Criterion::default()
@@ -564,8 +573,19 @@ fn main() {
     #[cfg(target_arch = "x86_64")]
     let paired: Option<fn()> = Some(paired::run);
     #[cfg(not(target_arch = "x86_64"))]
-    let paired: Option<fn()> = Some(short::paired);
+    let paired: Option<fn()> = Some(paired_elsewhere);
     common::bench_main(all_groups, paired);
+}
+
+/// Paired mode off x86-64: the short-input table; the whole-buffer pairs
+/// are with varint-simd, which builds on x86-64 only.
+#[cfg(not(target_arch = "x86_64"))]
+fn paired_elsewhere() {
+    if std::env::var("VARINT_BENCH_PAIRED").as_deref() == Ok("short") {
+        short::paired();
+    } else {
+        eprintln!("VARINT_BENCH_PAIRED: the pairs are with varint-simd, which is x86-64 only (VARINT_BENCH_PAIRED=short runs here)");
+    }
 }
 
 /// `VARINT_BENCH_PAIRED=1 cargo bench[-native] --bench bulk`: the issue's
@@ -575,7 +595,8 @@ fn main() {
 /// with each contender of a pair, in turn, the order alternating; the
 /// table gives the medians over the rounds (see benches/single.rs,
 /// `paired`, for why). `VARINT_BENCH_ROUNDS` (default 30),
-/// `VARINT_BENCH_WORKLOADS` (default `mix,u64`).
+/// `VARINT_BENCH_WORKLOADS` (default `mix,u64`). `VARINT_BENCH_PAIRED=short`:
+/// the short-input table instead (`short::paired`).
 #[cfg(target_arch = "x86_64")]
 mod paired {
     use super::*;
