@@ -201,12 +201,16 @@ pub const WORKLOADS: &[WorkloadSpec] = &[
 ];
 
 /// The workloads `VARINT_BENCH_WORKLOADS` selects: unset or `all` = every
-/// one, `quick` = the quick subset, else a comma-separated list of names.
+/// one, `quick` = the quick subset, `none` = none, else a comma-separated
+/// list of names.
 pub fn selected_workloads() -> Vec<&'static WorkloadSpec> {
     let selection = std::env::var("VARINT_BENCH_WORKLOADS").unwrap_or_default();
     let chosen: Vec<_> = match selection.as_str() {
         "" | "all" => WORKLOADS.iter().collect(),
         "quick" => WORKLOADS.iter().filter(|w| w.quick).collect(),
+        // No workload: `cargo bench --bench bulk` then runs its short
+        // group (`bulk_short`, which has its own shapes) alone.
+        "none" => Vec::new(),
         list => list
             .split(',')
             .map(|name| {
