@@ -41,9 +41,8 @@ pub unsafe fn encode_slice_into<T: VarInt>(values: &[T], out: &mut [u8]) -> (usi
         const BLOCK: usize = 32;
         while values.len() - index >= BLOCK && out.len() - pos >= BLOCK * T::MAX_LEN {
             let src = values[index..].as_ptr().cast::<u64>();
-            // SAFETY: 32 values from `index` are in bounds; `out[pos..]` has
-            // room for 32 varints of the longest length (loop condition), and
-            // each step writes exactly its values' bytes at `pos`.
+            // SAFETY: 32 values from `index`, and room for 32 longest varints at
+            // `pos` (loop condition); each step writes exactly its values' bytes.
             unsafe {
                 let load = |i: usize| _mm512_loadu_si512(src.add(8 * i).cast());
                 let any = _mm512_or_si512(
