@@ -31,8 +31,9 @@ pub(crate) fn scalar_values<T: VarInt>(
 /// or after byte `stop` of `input` (the end of a SIMD window).
 ///
 /// Values with 16 bytes of input after their start decode straight from
-/// the input. The last bytes (fewer than 16) are copied once into a
-/// zero-padded buffer and decoded from there, rather than each value
+/// the input. In the last bytes (fewer than 16), one-byte varints are taken
+/// as they are, and from the first longer one on the rest is copied once
+/// into a zero-padded buffer and decoded from there, rather than each value
 /// copying the rest into a window of its own (the single-value API's
 /// `window::decode_with`, about 10 ns a value): that made every input
 /// under 64 bytes, and the tail of every longer one, cost 100-370 ns.
@@ -67,8 +68,20 @@ pub(crate) fn scalar_values_before<T: VarInt>(
             Err(kind) => return Err(BulkDecodeError::new(kind, written + n, at)),
         }
     }
+    // Fewer than 16 bytes from `at` to the end of the input. One-byte
+    // varints (tags, bools, enums, small counts: most of a short packed
+    // field) are their own value and need no window.
+    while n < slots.len() && at < stop {
+        let byte = input[at];
+        if byte >= 0x80 {
+            break;
+        }
+        slots[n].write(T::from_u64_unchecked(u64::from(byte)));
+        at += 1;
+        n += 1;
+    }
     if n < slots.len() && at < stop {
-        // Fewer than 16 bytes from `at` to the end of the input.
+        // A longer varint: the rest, copied once into a zero-padded window.
         let rest = &input[at..];
         let mut padded = [0u8; 32];
         padded[..rest.len()].copy_from_slice(rest);
