@@ -218,6 +218,28 @@ pub trait BufMutVarint: BufMut {
     /// ```
     #[inline]
     fn put_varint<T: VarInt>(&mut self, value: T) -> usize {
+        // Most varints of real messages are 1 byte (tags, bools, enums):
+        // a predicted branch and `put_u8`, which `Vec` and `BytesMut`
+        // implement as a push.
+        if value.to_u64() < 0x80 {
+            ensure_room(self, 1);
+            self.put_u8(value.to_u64() as u8);
+            return 1;
+        }
+        // In place when the current chunk has room for the kernel's stores
+        // (a `Vec` or `BytesMut` with spare capacity, a long enough
+        // `&mut [u8]`): one call, no copy of a 16-byte array through
+        // `put_slice`.
+        let chunk = self.chunk_mut();
+        if chunk.len() >= 16 {
+            // SAFETY: `chunk` is valid for writes of `chunk.len() >= 16`
+            // bytes, as `encode_unchecked` requires.
+            let len = unsafe { crate::encode_unchecked(value, chunk.as_mut_ptr()) };
+            // SAFETY: `encode_unchecked` initialized the first `len` (<= 10)
+            // bytes of the current chunk.
+            unsafe { self.advance_mut(len) };
+            return len;
+        }
         let (bytes, len) = crate::encode(value);
         let len = usize::from(len);
         ensure_room(self, len);

@@ -24,8 +24,22 @@ use crate::zigzag::ZigZag;
 /// assert_eq!(decode::<u8>(&[0xac, 0x02]), Err(DecodeError::Overflow));
 /// assert_eq!(decode::<u64>(&[0xac]), Err(DecodeError::Truncated));
 /// ```
+///
+/// A 1-byte varint (below `0x80`) is returned by a predicted branch before
+/// the branch-free kernel runs: real messages are mostly 1-byte varints
+/// (every tag, bools, enums, small counts) and each field's length repeats
+/// from message to message, so the branch is nearly always predicted and
+/// costs less than the kernel (BENCHMARKS.md, "The 1-byte path"). For
+/// parsers of random-length data, [`decode_unchecked`] is the kernel
+/// alone.
 #[inline]
 pub fn decode<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
+    if let Some(&byte) = input.first() {
+        if byte < 0x80 {
+            // Seven bits fit every `VarInt` type.
+            return Ok((T::from_u64_unchecked(u64::from(byte)), 1));
+        }
+    }
     decode_with(input, selected::decode)
 }
 
@@ -58,7 +72,9 @@ pub fn decode_len<T: VarInt>(input: &[u8]) -> Result<usize, DecodeError> {
 
 /// Decodes one varint from `ptr` without bounds or validity checks.
 ///
-/// For a valid varint it returns exactly what [`decode`] returns. For a
+/// For a valid varint it returns exactly what [`decode`] returns. It is the
+/// branch-free kernel alone, without [`decode`]'s 1-byte branch: the same
+/// cost for every length, which wins where lengths are random. For a
 /// malformed one (longer than `T::MAX_LEN` bytes, or a value that does not
 /// fit `T`) it returns an unspecified value and a length in
 /// `1..=T::MAX_LEN`; this is not undefined behaviour and never reads more

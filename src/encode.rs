@@ -18,7 +18,9 @@ use crate::zigzag::ZigZag;
 /// Encodes `value` as a varint: returns a 16-byte array whose first `len`
 /// bytes are the varint, and `len` (1..=10). Bytes past `len` are zero.
 ///
-/// The same shape as `varint_simd::encode`, for an easy migration.
+/// The same shape as `varint_simd::encode`, for an easy migration, and
+/// branch-free like it: the same cost for every length, which wins where
+/// lengths are random ([`encode_to_slice`] tests for a 1-byte value first).
 ///
 /// ```
 /// let (bytes, len) = varint_turbo::encode(300u32);
@@ -64,9 +66,62 @@ pub fn encode_zigzag<T: ZigZag>(value: T) -> ([u8; 16], u8) {
 /// let len = varint_turbo::encode_to_slice(150u64, &mut buf);
 /// assert_eq!(&buf[..len], &[0x96, 0x01]);
 /// ```
+///
+/// A value below `0x80` is written as one byte by a predicted branch before
+/// the branch-free kernel runs: most varints of real messages are 1 byte
+/// (tags, bools, enums, small counts), as for [`decode`](crate::decode).
 #[inline]
 pub fn encode_to_slice<T: VarInt>(value: T, out: &mut [u8]) -> usize {
+    if value.to_u64() < 0x80 {
+        if let Some(first) = out.first_mut() {
+            *first = value.to_u64() as u8;
+            return 1;
+        }
+    }
     encode_to_slice_with(out, |window| selected::encode(value, window))
+}
+
+/// Encodes `value` at `ptr` without bounds checks and returns the number of
+/// bytes written (1..=10): the in-place writer for buffers whose spare
+/// capacity the caller manages (a `Vec<u8>`'s, `BufMut::chunk_mut`),
+/// mirroring [`decode_unchecked`](crate::decode_unchecked).
+///
+/// The branch-free kernel, the same cost for every length (no 1-byte
+/// branch, unlike [`encode_to_slice`]; callers whose values are mostly
+/// below `0x80` test for that first, as `BufMutVarint::put_varint` does):
+/// two stores, bytes 0..8 and, for 64-bit `T`, bytes 8..10, zeros past the
+/// varint. Bytes at 10 and past are never written.
+///
+/// # Safety
+/// `ptr` must be valid for writes of **16 bytes** (as for
+/// [`decode_unchecked`](crate::decode_unchecked); only the first 10 are
+/// written). They need not be initialized; afterwards the first `len`
+/// bytes are.
+///
+/// ```
+/// let mut out: Vec<u8> = Vec::with_capacity(16);
+/// // SAFETY: `out` has 16 bytes of spare capacity, and `encode_unchecked`
+/// // initializes the `len` bytes that `set_len` then exposes.
+/// unsafe {
+///     let len = varint_turbo::encode_unchecked(300u32, out.as_mut_ptr());
+///     out.set_len(len);
+/// }
+/// assert_eq!(out, [0xac, 0x02]);
+/// ```
+#[inline]
+pub unsafe fn encode_unchecked<T: VarInt>(value: T, ptr: *mut u8) -> usize {
+    let (low, high, len) = selected::encode_words(value);
+    // SAFETY: `ptr` is valid for writes of 16 bytes (caller); these stores
+    // cover bytes 0..8 and 8..10, unaligned.
+    unsafe {
+        ptr.cast::<[u8; 8]>().write_unaligned(low.to_le_bytes());
+        if T::MAX_LEN > 8 {
+            ptr.add(8)
+                .cast::<[u8; 2]>()
+                .write_unaligned(high.to_le_bytes());
+        }
+    }
+    len
 }
 
 /// [`encode_to_slice`] for a zigzag varint.
@@ -101,4 +156,34 @@ pub fn encode_zigzag_to_slice<T: ZigZag>(value: T, out: &mut [u8]) -> usize {
 #[must_use]
 pub fn encoded_len<T: VarInt>(value: T) -> usize {
     scalar::encoded_len(value.to_u64())
+}
+
+/// [`encoded_len`] for `u64` as a `const fn`, for code that needs it in
+/// constant expressions (prost's `encoded_len_varint` and `key_len` are
+/// `const fn`); the same branch-free formula.
+///
+/// ```
+/// const KEY_LEN: usize = varint_turbo::encoded_len_u64(150 << 3);
+/// assert_eq!(KEY_LEN, 2);
+/// assert_eq!(varint_turbo::encoded_len_u64(u64::MAX), 10);
+/// ```
+#[inline]
+#[must_use]
+pub const fn encoded_len_u64(value: u64) -> usize {
+    // `| 1` makes 0 one bit long (a varint has at least one byte); see
+    // `scalar::encoded_len` for the formula.
+    let bits = 64 - (value | 1).leading_zeros();
+    ((bits * 9 + 64) / 64) as usize
+}
+
+/// [`encoded_len`] for `u32` as a `const fn`; see [`encoded_len_u64`].
+///
+/// ```
+/// const LEN: usize = varint_turbo::encoded_len_u32(u32::MAX);
+/// assert_eq!(LEN, 5);
+/// ```
+#[inline]
+#[must_use]
+pub const fn encoded_len_u32(value: u32) -> usize {
+    encoded_len_u64(value as u64)
 }

@@ -159,7 +159,10 @@ pub use bulk::{decode_all, decode_all_zigzag, encode_slice, encode_slice_zigzag}
 pub use bytes_ext::{BufMutVarint, BufVarint};
 pub use cpu::pdep_is_fast;
 pub use decode::{decode, decode_len, decode_unchecked, decode_zigzag};
-pub use encode::{encode, encode_to_slice, encode_zigzag, encode_zigzag_to_slice, encoded_len};
+pub use encode::{
+    encode, encode_to_slice, encode_unchecked, encode_zigzag, encode_zigzag_to_slice, encoded_len,
+    encoded_len_u32, encoded_len_u64,
+};
 pub use error::{BulkDecodeError, DecodeError};
 #[cfg(feature = "std")]
 pub use io::{BufReadVarint, ReadVarint, WriteVarint};

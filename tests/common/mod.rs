@@ -605,6 +605,29 @@ pub fn check_encode<T: TestInt>(backends: &[Backend], value: T) {
         "encoded_len::<{}>({value:?})",
         T::NAME
     );
+    assert_eq!(varint_turbo::encoded_len_u64(value.as_u64()), n);
+    if let Ok(narrow) = u32::try_from(value.as_u64()) {
+        assert_eq!(varint_turbo::encoded_len_u32(narrow), n);
+    }
+
+    // The in-place writer: the varint, then bytes that are untouched or
+    // zero, and nothing written from index 10 on.
+    let mut spare = [0xa5u8; 32];
+    // SAFETY: `spare` has 32 writable bytes from its start.
+    let written = unsafe { varint_turbo::encode_unchecked(value, spare.as_mut_ptr()) };
+    assert_eq!(
+        (written, &spare[..n]),
+        (n, &expected[..]),
+        "encode_unchecked::<{}>({value:?})",
+        T::NAME
+    );
+    assert!(
+        spare[n..10].iter().all(|&b| b == 0xa5 || b == 0) && spare[10..].iter().all(|&b| b == 0xa5),
+        "encode_unchecked::<{}>({value:?}) wrote past the varint: {}",
+        T::NAME,
+        hex(&spare)
+    );
+
     for &backend in backends {
         let name = backend.name();
         let (bytes, len) = backend.encode(value);
