@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 use core::mem::MaybeUninit;
 
 use crate::arch::as_uninit;
-use crate::arch::scalar::decode_slice::decode_slice_scalar;
+use crate::arch::scalar::decode_slice::{bytewise_values, decode_slice_scalar, BYTEWISE_MAX_BYTES};
 use crate::arch::scalar::encode_slice::encode_slice_into_scalar;
 use crate::arch::scalar::sizes::{count_varints_portable, encoded_len_sum_portable};
 pub use crate::error::BulkDecodeError;
@@ -60,6 +60,9 @@ fn decode_uninit<T: VarInt>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
+    if input.len() <= BYTEWISE_MAX_BYTES {
+        return bytewise_values(input, out);
+    }
     if input.len() < SCALAR_CUTOFF_BYTES {
         return decode_slice_scalar(input, out);
     }

@@ -64,6 +64,10 @@ pub(crate) fn decode_slice_scalar<T: VarInt>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
+    if input.len() < BLOCK + BLOCK_SLACK {
+        // No whole block with its slack.
+        return tail_values(input, 0, out, 0, usize::MAX);
+    }
     // One run-time check per call where the build has BMI2 but cannot know
     // whether `PEXT` is fast (`arch::selected`); none in other builds.
     let (written, pos) = if selected::pext_is_fast() {
@@ -71,8 +75,275 @@ pub(crate) fn decode_slice_scalar<T: VarInt>(
     } else {
         decode_blocks::<T, false>(input, out)
     };
-    let (n, consumed) = scalar_values(input, pos, out, written, usize::MAX)?;
+    let (n, consumed) = tail_values(input, pos, out, written, usize::MAX)?;
     Ok((written + n, pos + consumed))
+}
+
+/// A few bytes' worth of varints (at most [`BYTEWISE_MAX_BYTES`]), decoded
+/// as a protobuf runtime's loop does: a predicted 1-byte test, else the
+/// varint byte by byte. At this size the loop costs less than any set-up
+/// (measured: BENCHMARKS.md, "Short inputs"). A varint it does not finish
+/// (longer than 9 bytes or than `T::MAX_LEN`, above `T::MAX`, or cut off)
+/// is left, with the rest, to [`scalar_values`], so results and errors are
+/// the reference's.
+#[inline]
+pub(crate) fn bytewise_values<T: VarInt>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+) -> Result<(usize, usize), BulkDecodeError> {
+    let mut at = 0;
+    let mut n = 0;
+    'values: while let (Some(&byte), Some(slot)) = (input.get(at), out.get_mut(n)) {
+        if byte < 0x80 {
+            slot.write(T::from_u64_unchecked(u64::from(byte)));
+            at += 1;
+            n += 1;
+            continue;
+        }
+        let mut value = u64::from(byte & 0x7f);
+        let mut len = 1;
+        loop {
+            // Nine bytes carry 63 bits: no `u64` overflow before the check.
+            if len >= T::MAX_LEN.min(9) {
+                break 'values;
+            }
+            let Some(&next) = input.get(at + len) else {
+                break 'values;
+            };
+            value |= u64::from(next & 0x7f) << (7 * len);
+            len += 1;
+            if next < 0x80 {
+                break;
+            }
+        }
+        let Ok((value, _)) = varint::narrow::<T>(value, len) else {
+            break;
+        };
+        slot.write(value);
+        at += len;
+        n += 1;
+    }
+    if at == input.len() || n == out.len() {
+        return Ok((n, at));
+    }
+    let (m, consumed) = scalar_values(input, at, out, n, usize::MAX)?;
+    Ok((n + m, at + consumed))
+}
+
+/// The largest input [`bytewise_values`] takes for the API's bulk decoders
+/// (measured against the block path: BENCHMARKS.md, "Short inputs").
+pub(crate) const BYTEWISE_MAX_BYTES: usize = 16;
+
+/// Decodes up to `limit` values from `input[pos..]` into `out[written..]`
+/// (until `out` is full or the input ends), exactly as [`scalar_values`]
+/// does, for the parts of an input that no block loop takes: a short input
+/// whole (a packed field of a few values), the tail of every bulk decoder,
+/// the head of the SIMD ones. Returns (values, bytes) decoded by this call.
+///
+/// [`scalar_values`] takes each value's length from its own load (the
+/// branch-free kernel, about 40 instructions and a 12-cycle chain per
+/// value, so 63 one-byte values cost ~2,800 instructions). Here up to 64
+/// bytes at a time are copied into a zero-padded block; its terminator
+/// bitmap, cut at the real bytes, gives every value's end, and each value
+/// is a [`word_step`] from the block (about 12 instructions, no chain), or
+/// all of them at once when every byte is a 1-byte varint. What it cannot
+/// take (an error, a varint with no end among the real bytes, a block with
+/// no end at all) is left to [`scalar_values`] from that value's start, so
+/// results and errors are the reference's.
+#[inline(never)]
+pub(crate) fn tail_values<T: VarInt>(
+    input: &[u8],
+    pos: usize,
+    out: &mut [MaybeUninit<T>],
+    written: usize,
+    limit: usize,
+) -> Result<(usize, usize), BulkDecodeError> {
+    let end = out.len().min(written.saturating_add(limit));
+    let (n, at) = if selected::pext_is_fast() {
+        padded_blocks::<T, true>(input, pos, &mut out[..end], written)
+    } else {
+        padded_blocks::<T, false>(input, pos, &mut out[..end], written)
+    };
+    if at >= input.len() || written + n >= end {
+        // Everything taken, or `out` full: the common case.
+        return Ok((n, at - pos));
+    }
+    let (m, consumed) = scalar_values(input, at, out, written + n, end - (written + n))?;
+    Ok((n + m, at + consumed - pos))
+}
+
+/// The block part of [`tail_values`]: decodes from `input[pos..]` into
+/// `out[written..]` (all of `out` is usable) up to the first value it does
+/// not take; returns (values written, position of the next value).
+#[inline(always)]
+fn padded_blocks<T: VarInt, const PEXT: bool>(
+    input: &[u8],
+    pos: usize,
+    out: &mut [MaybeUninit<T>],
+    written: usize,
+) -> (usize, usize) {
+    let out_len = out.len();
+    let mut at = pos;
+    let mut n = 0;
+    loop {
+        let rest = &input[at.min(input.len())..];
+        let slots = &mut out[(written + n).min(out_len)..];
+        if rest.is_empty() || slots.is_empty() {
+            return (n, at);
+        }
+        if rest.len() <= 16 {
+            let (values, bytes) = tiny_values::<T, PEXT>(rest, slots);
+            return (n + values, at + bytes);
+        }
+        let bytes = rest.len().min(BLOCK);
+        // A window of 16 bytes from any start in the block stays inside.
+        let mut padded = [0u8; BLOCK + BLOCK_SLACK];
+        padded[..bytes].copy_from_slice(&rest[..bytes]);
+        let (block, _) = padded
+            .split_first_chunk::<BLOCK>()
+            .expect("BLOCK <= padded");
+        // The real bytes' bits: `bytes` is 1..=64.
+        let real = u64::MAX >> (BLOCK - bytes);
+        let mut ends = terminator_mask(block) & real;
+        if ends == real && slots.len() >= bytes {
+            // Only 1-byte varints: the bytes are the values.
+            for (slot, &byte) in slots.iter_mut().zip(&block[..bytes]) {
+                slot.write(T::from_u64_unchecked(u64::from(byte)));
+            }
+            n += bytes;
+            at += bytes;
+            continue;
+        }
+        let mut start = 0;
+        for slot in slots.iter_mut() {
+            let Some(end) = lowest_bit(ends).filter(|_| ends != 0) else {
+                break;
+            };
+            ends &= ends.wrapping_sub(1);
+            let value = if end == start {
+                // A 1-byte varint (most values of short packed fields):
+                // a predicted branch instead of the word step.
+                T::from_u64_unchecked(u64::from(block[start]))
+            } else {
+                let Some(window) = padded[start..].first_chunk::<16>() else {
+                    break;
+                };
+                let Some(value) = word_step::<T, PEXT>(window, end + 1 - start) else {
+                    break;
+                };
+                value
+            };
+            slot.write(value);
+            start = end + 1;
+            n += 1;
+        }
+        at += start;
+        if ends != 0 || start == 0 {
+            // An error, `out` full, or no varint ends in the block.
+            return (n, at);
+        }
+    }
+}
+
+/// [`padded_blocks`] for the last 16 bytes or fewer, in registers: the
+/// bytes are loaded without a store (a copy into a zeroed buffer followed
+/// by 16-byte loads of it stalls on store forwarding: 1-4 byte inputs took
+/// 31 ns against 23 ns for 16 bytes), and each value's window is the
+/// 128-bit word shifted to its start. Returns (values, bytes) decoded,
+/// stopping where [`padded_blocks`] would.
+#[inline(always)]
+fn tiny_values<T: VarInt, const PEXT: bool>(
+    rest: &[u8],
+    slots: &mut [MaybeUninit<T>],
+) -> (usize, usize) {
+    let all = load_up_to_16(rest);
+    // The real bytes' bits: `rest.len()` is 1..=16.
+    let real = u64::MAX >> (64 - rest.len());
+    let mut ends = !continuation_bits_16(all) & real;
+    if ends == real && slots.len() >= rest.len() {
+        // Only 1-byte varints: the bytes are the values.
+        for (slot, &byte) in slots.iter_mut().zip(rest) {
+            slot.write(T::from_u64_unchecked(u64::from(byte)));
+        }
+        return (rest.len(), rest.len());
+    }
+    let mut start = 0;
+    let mut n = 0;
+    for slot in slots.iter_mut() {
+        if ends == 0 {
+            break;
+        }
+        let end = ends.trailing_zeros() as usize;
+        ends &= ends - 1;
+        let len = end + 1 - start;
+        // Bytes past the input are zero.
+        let word = (all >> (8 * start)) as u64;
+        let value = if len == 1 {
+            T::from_u64_unchecked(word & 0x7f)
+        } else if len <= 8 && len <= T::MAX_LEN {
+            let packed = selected::pack_masked::<PEXT>(word, LOW_PAYLOAD[len]);
+            let Ok((value, _)) = varint::narrow::<T>(packed, len) else {
+                break;
+            };
+            value
+        } else {
+            // 9 and 10 bytes, or too long for `T`: the reference decides.
+            break;
+        };
+        slot.write(value);
+        start = end + 1;
+        n += 1;
+    }
+    (n, start)
+}
+
+/// The bytes of `bytes` (at most 16) as a little-endian `u128`, zero past
+/// them, from at most two overlapping loads: no byte loop, no store.
+#[inline(always)]
+fn load_up_to_16(bytes: &[u8]) -> u128 {
+    let len = bytes.len();
+    debug_assert!(len <= 16);
+    if let (Some(low), Some(high)) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>()) {
+        // `high` holds bytes len - 8..len: its top `len - 8` bytes are the
+        // ones above `low`.
+        let low = u64::from_le_bytes(*low);
+        let high = u64::from_le_bytes(*high)
+            .checked_shr(8 * (16 - len) as u32)
+            .unwrap_or(0);
+        u128::from(low) | u128::from(high) << 64
+    } else if let (Some(low), Some(high)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
+        // 4..=7 bytes: two overlapping loads agree where they overlap.
+        let low = u64::from(u32::from_le_bytes(*low));
+        let high = u64::from(u32::from_le_bytes(*high)) << (8 * (len - 4));
+        u128::from(low | high)
+    } else if let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) {
+        // 1..=3 bytes: the first, the middle and the last.
+        let middle = u64::from(bytes[len / 2]) << (8 * (len / 2));
+        u128::from(u64::from(first) | middle | u64::from(last) << (8 * (len - 1)))
+    } else {
+        0
+    }
+}
+
+/// Bit `i` set if byte `i` of `all` has its continuation bit.
+#[inline(always)]
+fn continuation_bits_16(all: u128) -> u64 {
+    #[cfg(all(target_arch = "x86_64", not(varint_turbo_force_scalar)))]
+    {
+        use core::arch::x86_64::{_mm_movemask_epi8, _mm_set_epi64x};
+        // SAFETY: SSE2 is in the x86-64 baseline.
+        let bits = unsafe { _mm_movemask_epi8(_mm_set_epi64x((all >> 64) as i64, all as i64)) };
+        u64::from(bits as u16)
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(varint_turbo_force_scalar))))]
+    {
+        // Each byte's top bit moved to bit 0, then gathered into the top
+        // byte by one multiplication (byte i lands on bit 56 + i).
+        let gather = |word: u64| {
+            ((word >> 7) & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56
+        };
+        gather(all as u64) | gather((all >> 64) as u64) << 8
+    }
 }
 
 /// Bytes per terminator bitmap of [`decode_slice_scalar`]: one `u64`.

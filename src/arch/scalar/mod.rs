@@ -18,5 +18,6 @@ pub(crate) mod single;
 pub(crate) mod sizes;
 pub(crate) mod tail;
 
+pub(crate) use decode_slice::tail_values;
 pub use single::{decode, decode_unchecked, encode, encoded_len};
 pub(crate) use tail::scalar_values;

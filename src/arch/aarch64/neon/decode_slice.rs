@@ -61,7 +61,7 @@ use core::arch::aarch64::*;
 use core::mem::MaybeUninit;
 
 use super::single::merge_7bit_groups_u32;
-use crate::arch::scalar::{self, scalar_values};
+use crate::arch::scalar::{self, scalar_values, tail_values};
 use crate::arch::window::decode_with;
 use crate::error::BulkDecodeError;
 use crate::varint::VarInt;
@@ -220,7 +220,7 @@ pub(crate) fn decode_slice<T: VarInt>(
     let out_len = out.len();
     // 8 values one by one: after them at least 8 bytes precede the position,
     // so the first window [q - 8, q + 8) starts inside `input`.
-    let (mut written, mut q) = scalar_values(input, 0, out, 0, BEFORE)?;
+    let (mut written, mut q) = tail_values(input, 0, out, 0, BEFORE)?;
     // Bytes of the varint in progress before `q`; the next value starts at
     // `q - carry`.
     let mut carry = 0usize;
@@ -334,7 +334,7 @@ pub(crate) fn decode_slice<T: VarInt>(
         }
     }
     let pos = q - carry;
-    let (n, consumed) = scalar_values(input, pos, out, written, usize::MAX)?;
+    let (n, consumed) = tail_values(input, pos, out, written, usize::MAX)?;
     Ok((written + n, pos + consumed))
 }
 

@@ -76,8 +76,8 @@
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use crate::arch::scalar::scalar_values;
 use crate::arch::scalar::tail::scalar_values_before;
+use crate::arch::scalar::tail_values;
 use crate::error::BulkDecodeError;
 use crate::varint::VarInt;
 
@@ -183,7 +183,7 @@ pub unsafe fn decode_slice<T: VarInt>(
             after_count
         };
     }
-    let (n, consumed) = scalar_values(input, pos, out, written, usize::MAX)?;
+    let (n, consumed) = tail_values(input, pos, out, written, usize::MAX)?;
     Ok((written + n, pos + consumed))
 }
 

@@ -128,7 +128,7 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use crate::arch::scalar::decode_slice::decode_slice_scalar;
-use crate::arch::scalar::scalar_values;
+use crate::arch::scalar::{scalar_values, tail_values};
 use crate::error::BulkDecodeError;
 use crate::varint::VarInt;
 
@@ -544,10 +544,10 @@ pub(super) unsafe fn decode_slice_with<K: Kernel, T: VarInt>(
     let out_len = out.len();
     // 9 values one by one: after them at least 9 bytes precede the position,
     // so the first window [q - 9, q + 7) starts inside `input`.
-    let (mut written, mut q) = scalar_values(input, 0, out, 0, BEFORE)?;
+    let (mut written, mut q) = tail_values(input, 0, out, 0, BEFORE)?;
     if q < BEFORE {
         // Either `out` or `input` ran out (or both).
-        let (n, consumed) = scalar_values(input, q, out, written, usize::MAX)?;
+        let (n, consumed) = tail_values(input, q, out, written, usize::MAX)?;
         return Ok((written + n, q + consumed));
     }
     // 128 times the bytes of the varint in progress before `q` (`carry`);
@@ -658,7 +658,7 @@ pub(super) unsafe fn decode_slice_with<K: Kernel, T: VarInt>(
         }
     }
     let pos = q - carry_128 / 128;
-    let (n, consumed) = scalar_values(input, pos, out, written, usize::MAX)?;
+    let (n, consumed) = tail_values(input, pos, out, written, usize::MAX)?;
     Ok((written + n, pos + consumed))
 }
 
