@@ -84,8 +84,16 @@ use crate::DecodeError;
 
 /// How many values the packed helpers convert per bulk call (2 KiB of `u64`
 /// on the stack).
-#[cfg(feature = "alloc")]
+#[cfg(any(feature = "alloc", feature = "bytes"))]
 const PACKED_BATCH: usize = 256;
+
+/// Packed fields of at most this many values are encoded value by value
+/// (with the 1-byte path of [`encode_to_slice`](crate::encode_to_slice)
+/// and `put_varint`), not through the bulk encoder, whose conversion batch
+/// and dispatch cost more than they save on a few values (BENCHMARKS.md,
+/// "Short packed fields").
+#[cfg(any(feature = "alloc", feature = "bytes"))]
+const SHORT_PACKED_VALUES: usize = 32;
 
 /// The wire type in the low 3 bits of a field key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -339,8 +347,22 @@ fn decode_packed_with<V>(
     out: &mut Vec<V>,
     from_wire: impl Fn(u64) -> V,
 ) -> Result<usize, BulkDecodeError> {
-    out.reserve(crate::count_varints(payload));
     let mut wire = [0u64; PACKED_BATCH];
+    if payload.len() <= PACKED_BATCH {
+        // At most one value per byte: one bulk call, and `extend` reserves
+        // exactly what was decoded (no counting pass over a short payload).
+        return match crate::decode_slice(payload, &mut wire) {
+            Ok((values, _)) => {
+                out.extend(wire[..values].iter().map(|&w| from_wire(w)));
+                Ok(values)
+            }
+            Err(error) => {
+                out.extend(wire[..error.index()].iter().map(|&w| from_wire(w)));
+                Err(error)
+            }
+        };
+    }
+    out.reserve(crate::count_varints(payload));
     let (mut decoded, mut consumed) = (0, 0);
     while consumed < payload.len() {
         let (values, bytes) = match crate::decode_slice(&payload[consumed..], &mut wire) {
@@ -382,9 +404,16 @@ fn encode_packed_with<V: Copy>(
     let (prefix, prefix_len) = crate::encode(payload_len as u64);
     let prefix = &prefix[..usize::from(prefix_len)];
     out.extend_from_slice(prefix);
-    // Room for everything at once, then the bulk encoder in place.
+    // Room for everything at once, then the encoders in place.
     out.resize(start + prefix.len() + payload_len, 0);
     let mut pos = start + prefix.len();
+    if values.len() <= SHORT_PACKED_VALUES {
+        for &value in values {
+            pos += crate::encode_to_slice(to_wire(value), &mut out[pos..]);
+        }
+        debug_assert_eq!(pos, out.len());
+        return out.len() - start;
+    }
     let mut wire = [0u64; PACKED_BATCH];
     for batch in values.chunks(PACKED_BATCH) {
         for (slot, &value) in wire.iter_mut().zip(batch) {
@@ -395,6 +424,99 @@ fn encode_packed_with<V: Copy>(
     }
     debug_assert_eq!(pos, out.len());
     out.len() - start
+}
+
+/// [`encode_packed_with`] into any `BufMut`: the byte count, then the
+/// values, value by value for short fields, else a bulk batch at a time
+/// through a stack buffer (a `BufMut`'s spare room may be uninitialized,
+/// which the bulk encoder's `&mut [u8]` cannot take). Checks the room
+/// first, so a panic writes nothing.
+#[cfg(feature = "bytes")]
+fn put_packed_with<V: Copy, B: bytes::BufMut + ?Sized>(
+    values: &[V],
+    buf: &mut B,
+    to_wire: impl Fn(V) -> u64 + Copy,
+) -> usize {
+    use crate::BufMutVarint;
+    let payload_len = encoded_len_packed_with(values, to_wire);
+    let total = crate::encoded_len_u64(payload_len as u64) + payload_len;
+    if buf.remaining_mut() < total {
+        no_room_for_packed(total, buf.remaining_mut());
+    }
+    buf.put_varint(payload_len as u64);
+    if values.len() <= SHORT_PACKED_VALUES {
+        for &value in values {
+            buf.put_varint(to_wire(value));
+        }
+        return total;
+    }
+    let mut wire = [0u64; PACKED_BATCH];
+    let mut staging = [0u8; PACKED_BATCH * 10];
+    for batch in values.chunks(PACKED_BATCH) {
+        for (slot, &value) in wire.iter_mut().zip(batch) {
+            *slot = to_wire(value);
+        }
+        // 10 bytes per value is room for any batch: all of it is encoded.
+        let (_, written) = crate::encode_slice_into(&wire[..batch.len()], &mut staging);
+        buf.put_slice(&staging[..written]);
+    }
+    total
+}
+
+#[cfg(feature = "bytes")]
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn no_room_for_packed(needed: usize, room: usize) -> ! {
+    panic!("put_packed: the field needs {needed} bytes but the buffer has room for {room}")
+}
+
+/// [`decode_packed_with`] from a `bytes::Buf`, whose payload of `len` bytes
+/// may span several chunks: [`BufVarint::get_varints`](crate::BufVarint::get_varints)
+/// a batch at a time on the next `len` bytes.
+#[cfg(all(feature = "bytes", feature = "alloc"))]
+fn get_packed_with<V, B: bytes::Buf + ?Sized>(
+    buf: &mut B,
+    len: usize,
+    out: &mut Vec<V>,
+    from_wire: impl Fn(u64) -> V,
+) -> Result<usize, BulkDecodeError> {
+    use crate::BufVarint;
+    use bytes::Buf;
+    if buf.remaining() < len {
+        return Err(BulkDecodeError::new(DecodeError::Truncated, 0, 0));
+    }
+    if let Some(payload) = buf.chunk().get(..len) {
+        // All in the current chunk: the contiguous decoder.
+        let result = decode_packed_with(payload, out, from_wire);
+        match &result {
+            Ok(_) => buf.advance(len),
+            Err(error) => buf.advance(error.offset()),
+        }
+        return result;
+    }
+    let mut payload = (&mut *buf).take(len);
+    let mut wire = [0u64; PACKED_BATCH];
+    let (mut decoded, mut consumed) = (0, 0);
+    while payload.has_remaining() {
+        let before = payload.remaining();
+        match payload.get_varints(&mut wire) {
+            Ok(values) => {
+                out.extend(wire[..values].iter().map(|&w| from_wire(w)));
+                decoded += values;
+                consumed += before - payload.remaining();
+            }
+            Err(error) => {
+                out.extend(wire[..error.index()].iter().map(|&w| from_wire(w)));
+                return Err(BulkDecodeError::new(
+                    error.kind(),
+                    decoded + error.index(),
+                    consumed + error.offset(),
+                ));
+            }
+        }
+    }
+    Ok(decoded)
 }
 
 /// Generates a module of functions for one protobuf scalar type from its
@@ -539,6 +661,65 @@ macro_rules! scalar_type {
             #[cfg(feature = "alloc")]
             pub fn encode_packed(values: &[$value], out: &mut Vec<u8>) -> usize {
                 super::encode_packed_with(values, out, to_wire)
+            }
+
+            /// [`encode_packed`](self::encode_packed) into any
+            /// [`bytes::BufMut`] (feature `bytes`): writes the varint byte
+            /// count, then the elements' varints; returns the bytes
+            /// written. What prost's `encode_packed` writes after the key.
+            ///
+            /// # Panics
+            /// If `buf.remaining_mut()` is less than the bytes needed;
+            /// nothing is written then (growable buffers always have room).
+            ///
+            /// ```
+            #[doc = concat!("use varint_turbo::protobuf::", stringify!($name), ";")]
+            #[doc = concat!("let one = [", stringify!($($byte),*), "];")]
+            /// let mut out = bytes::BytesMut::new();
+            #[doc = concat!("let written = ", stringify!($name), "::put_packed(&[", stringify!($example), "; 2], &mut out);")]
+            /// assert_eq!(written, 1 + 2 * one.len());
+            /// assert_eq!(&out[..], [&[2 * one.len() as u8][..], &one, &one].concat());
+            /// ```
+            #[cfg(feature = "bytes")]
+            pub fn put_packed<B: bytes::BufMut + ?Sized>(values: &[$value], buf: &mut B) -> usize {
+                super::put_packed_with(values, buf, to_wire)
+            }
+
+            /// [`decode_packed`](self::decode_packed) from a
+            /// [`bytes::Buf`] (features `bytes` and `alloc`): decodes the
+            /// packed payload of `len` bytes at the buffer's position,
+            /// which may span several chunks, appends the elements to
+            /// `out` and advances past it; returns how many.
+            ///
+            /// Fails with [`Truncated`](crate::DecodeError::Truncated)
+            /// (index and offset 0) without reading if fewer than `len`
+            /// bytes remain. On a malformed element, `out` has gained the
+            /// elements before it, the error's index and offset count from
+            /// the payload's start, and the buffer is advanced past those
+            /// elements (and, if the bad varint straddles a chunk seam,
+            /// past the bytes examined, as
+            /// [`BufVarint::get_varint`](crate::BufVarint::get_varint) does).
+            ///
+            /// ```
+            /// use bytes::Buf;
+            #[doc = concat!("use varint_turbo::protobuf::", stringify!($name), ";")]
+            #[doc = concat!("let one = [", stringify!($($byte),*), "];")]
+            /// let payload = [one, one].concat();
+            /// // The payload split across two chunks, then one more byte.
+            /// let (head, tail) = payload.split_at(1);
+            /// let mut buf = head.chain(tail).chain(&[0x2a][..]);
+            /// let mut out = Vec::new();
+            #[doc = concat!("assert_eq!(", stringify!($name), "::get_packed(&mut buf, payload.len(), &mut out), Ok(2));")]
+            #[doc = concat!("assert_eq!(out, [", stringify!($example), "; 2]);")]
+            /// assert_eq!(buf.remaining(), 1);
+            /// ```
+            #[cfg(all(feature = "bytes", feature = "alloc"))]
+            pub fn get_packed<B: bytes::Buf + ?Sized>(
+                buf: &mut B,
+                len: usize,
+                out: &mut Vec<$value>,
+            ) -> Result<usize, BulkDecodeError> {
+                super::get_packed_with(buf, len, out, from_wire)
             }
         }
     };

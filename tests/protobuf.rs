@@ -94,7 +94,145 @@ macro_rules! check_packed {
         let (payload, used) = protobuf::decode_length_delimited(&encoded[1..]).unwrap();
         assert_eq!((written, used), (encoded.len() - 1, written), "{context}");
         assert_eq!(payload, &row.payload[..], "{context}");
+
+        #[cfg(feature = "bytes")]
+        {
+            // The `BufMut` writer writes what `encode_packed` appends.
+            let mut put = bytes::BytesMut::new();
+            assert_eq!(
+                $module::put_packed(&expected, &mut put),
+                written,
+                "{context}"
+            );
+            assert_eq!(&put[..], &encoded[1..], "{context}");
+            // The `Buf` reader, on the payload in chunks of every size.
+            for chunk_size in [1, 2, 3, 7, 11, 64, usize::MAX] {
+                let mut buf = Chunked::new(&row.payload, chunk_size, &[0x2a]);
+                let mut got: Vec<$ty> = Vec::new();
+                assert_eq!(
+                    $module::get_packed(&mut buf, row.payload.len(), &mut got),
+                    Ok(expected.len()),
+                    "{context}, chunks of {chunk_size}"
+                );
+                assert_eq!(got, expected, "{context}, chunks of {chunk_size}");
+                assert_eq!(bytes::Buf::remaining(&buf), 1, "{context}");
+            }
+        }
     }};
+}
+
+/// A `bytes::Buf` over `data` and then `after`, whose chunks end at every
+/// multiple of `chunk_size` (and at the end of `data`).
+#[cfg(feature = "bytes")]
+struct Chunked {
+    data: Vec<u8>,
+    data_len: usize,
+    chunk_size: usize,
+    pos: usize,
+}
+
+#[cfg(feature = "bytes")]
+impl Chunked {
+    fn new(data: &[u8], chunk_size: usize, after: &[u8]) -> Self {
+        Chunked {
+            data: [data, after].concat(),
+            data_len: data.len(),
+            chunk_size,
+            pos: 0,
+        }
+    }
+}
+
+#[cfg(feature = "bytes")]
+impl bytes::Buf for Chunked {
+    fn remaining(&self) -> usize {
+        self.data.len() - self.pos
+    }
+    fn chunk(&self) -> &[u8] {
+        let end = if self.pos < self.data_len {
+            let next_seam = (self.pos / self.chunk_size + 1).saturating_mul(self.chunk_size);
+            next_seam.min(self.data_len)
+        } else {
+            self.data.len()
+        };
+        &self.data[self.pos..end]
+    }
+    fn advance(&mut self, cnt: usize) {
+        assert!(cnt <= self.remaining());
+        self.pos += cnt;
+    }
+}
+
+/// `put_packed` and `get_packed` against `encode_packed` and
+/// `decode_packed` on fields of 0..600 values (both sides of the short
+/// path and several bulk batches), whole and in chunks, with a malformed
+/// element or a short buffer: the same values, error, index and offset.
+#[cfg(feature = "bytes")]
+#[test]
+fn bytes_packed_helpers_agree_with_the_vec_ones() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for round in 0..400 {
+        let count = match round % 4 {
+            0 => (next() % 40) as usize,
+            1 => (next() % 300) as usize,
+            _ => (next() % 600) as usize,
+        };
+        let values: Vec<i32> = (0..count)
+            .map(|_| match next() % 20 {
+                0 => next() as i32,
+                1 => -((next() % 100) as i32),
+                2..=4 => (next() % 16_384) as i32,
+                _ => (next() % 128) as i32,
+            })
+            .collect();
+        let mut field = Vec::new();
+        int32::encode_packed(&values, &mut field);
+        let mut put = Vec::new();
+        assert_eq!(int32::put_packed(&values, &mut put), field.len());
+        assert_eq!(put, field, "{count} values");
+        let mut exact = vec![0u8; field.len()];
+        assert_eq!(int32::put_packed(&values, &mut &mut exact[..]), field.len());
+        assert_eq!(exact, field);
+
+        let (payload, _) = protobuf::decode_length_delimited(&field).unwrap();
+        let mut payload = payload.to_vec();
+        if !payload.is_empty() && round % 3 == 0 {
+            // A continuation bit where there was none: an error, or a
+            // shorter field.
+            let at = (next() as usize) % payload.len();
+            payload[at] |= 0x80;
+        }
+        let mut expected = Vec::new();
+        let expected_result = int32::decode_packed(&payload, &mut expected);
+        for chunk_size in [1, 5, 16, 200, usize::MAX] {
+            let mut buf = Chunked::new(&payload, chunk_size, &[]);
+            let mut got = Vec::new();
+            let result = int32::get_packed(&mut buf, payload.len(), &mut got);
+            assert_eq!(
+                result, expected_result,
+                "{count} values, chunks of {chunk_size}"
+            );
+            assert_eq!(got, expected, "{count} values, chunks of {chunk_size}");
+            if result.is_ok() {
+                assert_eq!(bytes::Buf::remaining(&buf), 0);
+            }
+        }
+        // Fewer bytes than the length says: nothing read.
+        let mut buf = Chunked::new(&payload, 7, &[]);
+        let mut got = Vec::new();
+        let error = int32::get_packed(&mut buf, payload.len() + 1, &mut got).unwrap_err();
+        assert_eq!(
+            (error.kind(), error.index(), error.offset()),
+            (DecodeError::Truncated, 0, 0)
+        );
+        assert_eq!(bytes::Buf::remaining(&buf), payload.len());
+    }
 }
 
 #[test]
