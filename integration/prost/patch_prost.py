@@ -12,7 +12,8 @@ name `prost`, so prost's own tests and doc tests build unchanged):
     prost-control   prost's own 1-byte test moved in front of its encode
                     loop (what prost can do without varint-turbo)
     prost-vt        decode_varint / encode_varint / encoded_len_varint call
-                    varint-turbo's decode::<u64> / encode / encoded_len
+                    varint-turbo's decode::<u64> / BufMutVarint::put_varint /
+                    encoded_len_u64
     prost-vt-bulk   prost-vt plus packed varint fields through
                     varint_turbo::protobuf::*::{decode_packed, encode_packed}
 
@@ -33,6 +34,7 @@ VERSION = "0.14.6"
 VARINT_TURBO_DEP = """
 [dependencies.varint-turbo]
 path = "../../../.."
+features = ["bytes"]
 """
 
 
@@ -104,25 +106,25 @@ CONTROL_ENCODE = """pub fn encode_varint(mut value: u64, buf: &mut impl BufMut) 
 """
 
 VT_ENCODE = """pub fn encode_varint(value: u64, buf: &mut impl BufMut) {
-    // [prost-harness vt] varint-turbo's encoder; the caller guarantees room
-    // for the bytes (put_slice panics otherwise, as put_u8 does).
-    let (bytes, len) = ::varint_turbo::encode(value);
-    buf.put_slice(&bytes[..usize::from(len)]);
+    // [prost-harness vt] varint-turbo's `BufMutVarint::put_varint`: a push
+    // for a 1-byte value, else the in-place encoder in the buffer's spare
+    // room. It panics as `put_u8` does when the buffer has no room.
+    ::varint_turbo::BufMutVarint::put_varint(buf, value);
 }
 """
 
-ENCODED_LEN_OLD = """#[inline]
-pub const fn encoded_len_varint(value: u64) -> usize {"""
+ENCODED_LEN_OLD = """pub const fn encoded_len_varint(value: u64) -> usize {
+    // Based on [VarintSize64][1].
+    // [1]: https://github.com/protocolbuffers/protobuf/blob/v28.3/src/google/protobuf/io/coded_stream.h#L1744-L1756
+    // Safety: value | 1 is non-zero.
+    let log2value = unsafe { NonZeroU64::new_unchecked(value | 1) }.ilog2();
+    ((log2value * 9 + (64 + 9)) / 64) as usize
+}"""
 
-ENCODED_LEN_NEW = """#[inline]
-pub fn encoded_len_varint(value: u64) -> usize {
-    // [prost-harness vt] varint-turbo's encoded_len (not a `const fn`).
-    ::varint_turbo::encoded_len(value)
-}
-
-/// prost's own `encoded_len_varint`, kept `const` for `key_len`.
-#[inline]
-pub(crate) const fn encoded_len_varint_const(value: u64) -> usize {"""
+ENCODED_LEN_NEW = """pub const fn encoded_len_varint(value: u64) -> usize {
+    // [prost-harness vt] varint-turbo's `const fn encoded_len_u64`.
+    ::varint_turbo::encoded_len_u64(value)
+}"""
 
 DECODE_OLD = """    let byte = bytes[0];
     if byte < 0x80 {
@@ -138,23 +140,22 @@ DECODE_OLD = """    let byte = bytes[0];
 }
 """
 
-# The chunk is used when prost would use it (more than 10 bytes, or its last
-# byte ends a varint), so the result, the error and the bytes consumed are
-# prost's in every case: varint-turbo's Truncated and Overflow are both
+# varint-turbo's `decode` (its own 1-byte path first) on the current chunk.
+# The result, the error and the bytes consumed are prost's in every case: a
+# varint that ends inside the chunk decodes to the same value on prost's
+# slice and slow paths; varint-turbo's Truncated and Overflow are both
 # prost's "invalid varint", and neither advances the buffer (prost's slice
-# path does not either). A chunk that ends inside the varint takes prost's
-# slow path, which reads across chunks.
-DECODE_NEW = """    if len > 10 || bytes[len - 1] < 0x80 {
-        // [prost-harness vt] varint-turbo's decoder on the contiguous chunk.
-        match ::varint_turbo::decode::<u64>(bytes) {
-            Ok((value, advance)) => {
-                buf.advance(advance);
-                Ok(value)
-            }
-            Err(_) => Err(DecodeErrorKind::InvalidVarint.into()),
+# path does not either); where prost would take its slow path (a chunk of
+# at most 10 bytes that ends inside a varint, which may continue in the
+# next chunk) a failed decode takes it too.
+DECODE_NEW = """    // [prost-harness vt] varint-turbo's decoder on the contiguous chunk.
+    match ::varint_turbo::decode::<u64>(bytes) {
+        Ok((value, advance)) => {
+            buf.advance(advance);
+            Ok(value)
         }
-    } else {
-        decode_varint_slow(buf)
+        Err(_) if len <= 10 && bytes[len - 1] >= 0x80 => decode_varint_slow(buf),
+        Err(_) => Err(DecodeErrorKind::InvalidVarint.into()),
     }
 }
 """
@@ -167,14 +168,6 @@ SLICE_NEW = """#[inline]
 fn decode_varint_slice(bytes: &[u8]) -> Result<(u64, usize), DecodeError> {"""
 
 # --- src/encoding.rs ---------------------------------------------------------
-
-KEY_LEN_OLD = """pub const fn key_len(tag: u32) -> usize {
-    encoded_len_varint((tag << 3) as u64)
-}"""
-KEY_LEN_NEW = """pub const fn key_len(tag: u32) -> usize {
-    // [prost-harness vt] stays `const`: prost's own formula.
-    varint::encoded_len_varint_const((tag << 3) as u64)
-}"""
 
 MERGE_REPEATED_OLD = """            merge_repeated_numeric!($ty, WireType::Varint, merge, merge_repeated);
 """
@@ -267,9 +260,10 @@ def source_edits(variant):
         edits += [
             ("src/encoding/varint.rs", "vt: encode_varint", ENCODE_LOOP, VT_ENCODE),
             ("src/encoding/varint.rs", "vt: encoded_len_varint", ENCODED_LEN_OLD, ENCODED_LEN_NEW),
+            # Its only user was prost's `encoded_len_varint`.
+            ("src/encoding/varint.rs", "vt: NonZeroU64 import", "use core::num::NonZeroU64;\n", ""),
             ("src/encoding/varint.rs", "vt: decode_varint", DECODE_OLD, DECODE_NEW),
             ("src/encoding/varint.rs", "vt: decode_varint_slice only in tests", SLICE_OLD, SLICE_NEW),
-            ("src/encoding.rs", "vt: key_len stays const", KEY_LEN_OLD, KEY_LEN_NEW),
         ]
     if variant == "vt-bulk":
         edits += [
