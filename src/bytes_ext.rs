@@ -216,35 +216,18 @@ pub trait BufMutVarint: BufMut {
     /// assert_eq!(out.put_varint(150u64), 2);
     /// assert_eq!(out, [0x96, 0x01]);
     /// ```
-    #[inline]
+    #[inline(always)]
     fn put_varint<T: VarInt>(&mut self, value: T) -> usize {
         // Most varints of real messages are 1 byte (tags, bools, enums):
         // a predicted branch and `put_u8`, which `Vec` and `BytesMut`
-        // implement as a push.
+        // implement as a push. Always inlined; the rest is left to the
+        // inliner.
         if value.to_u64() < 0x80 {
-            ensure_room(self, 1);
+            // `put_u8` panics without writing if there is no room.
             self.put_u8(value.to_u64() as u8);
             return 1;
         }
-        // In place when the current chunk has room for the kernel's stores
-        // (a `Vec` or `BytesMut` with spare capacity, a long enough
-        // `&mut [u8]`): one call, no copy of a 16-byte array through
-        // `put_slice`.
-        let chunk = self.chunk_mut();
-        if chunk.len() >= 16 {
-            // SAFETY: `chunk` is valid for writes of `chunk.len() >= 16`
-            // bytes, as `encode_unchecked` requires.
-            let len = unsafe { crate::encode_unchecked(value, chunk.as_mut_ptr()) };
-            // SAFETY: `encode_unchecked` initialized the first `len` (<= 10)
-            // bytes of the current chunk.
-            unsafe { self.advance_mut(len) };
-            return len;
-        }
-        let (bytes, len) = crate::encode(value);
-        let len = usize::from(len);
-        ensure_room(self, len);
-        self.put_slice(&bytes[..len]);
-        len
+        put_longer(self, value)
     }
 
     /// Writes the zigzag varint of `value` (protobuf `sint32`/`sint64`,
@@ -296,6 +279,29 @@ pub trait BufMutVarint: BufMut {
 }
 
 impl<B: BufMut + ?Sized> BufMutVarint for B {}
+
+/// [`BufMutVarint::put_varint`] past its 1-byte test: in place when the
+/// current chunk has room for the kernel's stores (a `Vec` or `BytesMut`
+/// with spare capacity, a long enough `&mut [u8]`), with no copy of a
+/// 16-byte array through `put_slice`; else through one.
+#[inline]
+fn put_longer<T: VarInt, B: BufMut + ?Sized>(buf: &mut B, value: T) -> usize {
+    let chunk = buf.chunk_mut();
+    if chunk.len() >= 16 {
+        // SAFETY: `chunk` is valid for writes of `chunk.len() >= 16`
+        // bytes, as `encode_unchecked` requires.
+        let len = unsafe { crate::encode_unchecked(value, chunk.as_mut_ptr()) };
+        // SAFETY: `encode_unchecked` initialized the first `len` (<= 10)
+        // bytes of the current chunk.
+        unsafe { buf.advance_mut(len) };
+        return len;
+    }
+    let (bytes, len) = crate::encode(value);
+    let len = usize::from(len);
+    ensure_room(buf, len);
+    buf.put_slice(&bytes[..len]);
+    len
+}
 
 /// Panics, before anything is written, if `buf` cannot take `len` bytes.
 #[inline]

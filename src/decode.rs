@@ -32,12 +32,27 @@ use crate::zigzag::ZigZag;
 /// costs less than the kernel (BENCHMARKS.md, "The 1-byte path"). For
 /// parsers of random-length data, [`decode_unchecked`] is the kernel
 /// alone.
-#[inline]
+#[inline(always)]
 pub fn decode<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
     if let Some(&byte) = input.first() {
         if byte < 0x80 {
             // Seven bits fit every `VarInt` type.
             return Ok((T::from_u64_unchecked(u64::from(byte)), 1));
+        }
+    }
+    decode_longer(input)
+}
+
+/// [`decode`] past its 1-byte test: kept apart so that the test is always
+/// inlined into the caller's loop and the kernel is left to the inliner.
+#[inline]
+fn decode_longer<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
+    if let Some(&[low, high]) = input.first_chunk::<2>() {
+        if high < 0x80 {
+            // A 2-byte varint (lengths, small counts and deltas): 14 bits,
+            // which only `u8` can find too many.
+            let value = u64::from(low & 0x7f) | u64::from(high) << 7;
+            return crate::varint::narrow::<T>(value, 2);
         }
     }
     decode_with(input, selected::decode)

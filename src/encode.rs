@@ -70,7 +70,7 @@ pub fn encode_zigzag<T: ZigZag>(value: T) -> ([u8; 16], u8) {
 /// A value below `0x80` is written as one byte by a predicted branch before
 /// the branch-free kernel runs: most varints of real messages are 1 byte
 /// (tags, bools, enums, small counts), as for [`decode`](crate::decode).
-#[inline]
+#[inline(always)]
 pub fn encode_to_slice<T: VarInt>(value: T, out: &mut [u8]) -> usize {
     if value.to_u64() < 0x80 {
         if let Some(first) = out.first_mut() {
@@ -78,6 +78,13 @@ pub fn encode_to_slice<T: VarInt>(value: T, out: &mut [u8]) -> usize {
             return 1;
         }
     }
+    encode_longer_to_slice(value, out)
+}
+
+/// [`encode_to_slice`] past its 1-byte test: kept apart so that the test is
+/// always inlined and the kernel is left to the inliner.
+#[inline]
+fn encode_longer_to_slice<T: VarInt>(value: T, out: &mut [u8]) -> usize {
     encode_to_slice_with(out, |window| selected::encode(value, window))
 }
 

@@ -77,6 +77,8 @@
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 use core::fmt;
+#[cfg(feature = "bytes")]
+use core::mem::MaybeUninit;
 
 #[cfg(feature = "alloc")]
 use crate::BulkDecodeError;
@@ -443,13 +445,35 @@ fn put_packed_with<V: Copy, B: bytes::BufMut + ?Sized>(
     if buf.remaining_mut() < total {
         no_room_for_packed(total, buf.remaining_mut());
     }
-    buf.put_varint(payload_len as u64);
     if values.len() <= SHORT_PACKED_VALUES {
-        for &value in values {
-            buf.put_varint(to_wire(value));
+        let chunk = buf.chunk_mut();
+        if chunk.len() >= total + 16 {
+            // SAFETY: the chunk has `total + 16` writable bytes.
+            let written =
+                unsafe { write_short_packed(chunk.as_mut_ptr(), payload_len, values, to_wire) };
+            debug_assert_eq!(written, total);
+            // SAFETY: `write_short_packed` initialized the first `total`
+            // bytes of the current chunk.
+            unsafe { buf.advance_mut(total) };
+        } else {
+            // Little room left (a `Vec` sized exactly for the message, a
+            // chained buffer): encode on the stack, then one copy.
+            let mut staging = [MaybeUninit::<u8>::uninit(); SHORT_PACKED_BYTES + 16];
+            // SAFETY: `total <= SHORT_PACKED_BYTES` (at most
+            // SHORT_PACKED_VALUES varints of 10 bytes and a prefix), so
+            // `staging` has `total + 16` writable bytes.
+            let written = unsafe {
+                write_short_packed(staging.as_mut_ptr().cast(), payload_len, values, to_wire)
+            };
+            debug_assert_eq!(written, total);
+            // SAFETY: the first `total` bytes were written just above.
+            let bytes =
+                unsafe { core::slice::from_raw_parts(staging.as_ptr().cast::<u8>(), total) };
+            buf.put_slice(bytes);
         }
         return total;
     }
+    buf.put_varint(payload_len as u64);
     let mut wire = [0u64; PACKED_BATCH];
     let mut staging = [0u8; PACKED_BATCH * 10];
     for batch in values.chunks(PACKED_BATCH) {
@@ -461,6 +485,46 @@ fn put_packed_with<V: Copy, B: bytes::BufMut + ?Sized>(
         buf.put_slice(&staging[..written]);
     }
     total
+}
+
+/// The longest short packed field: [`SHORT_PACKED_VALUES`] varints of 10
+/// bytes and a length prefix (at most 2 bytes for them).
+#[cfg(feature = "bytes")]
+const SHORT_PACKED_BYTES: usize = SHORT_PACKED_VALUES * 10 + 2;
+
+/// Writes the length prefix `payload_len` and the varints of `values` (at
+/// most [`SHORT_PACKED_VALUES`], whose varints take `payload_len` bytes)
+/// at `at`; returns the bytes written. A 1-byte value is one store (a
+/// predicted branch), any other [`encode_unchecked`](crate::encode_unchecked).
+///
+/// # Safety
+/// `at` must be valid for writes of `total + 16` bytes, `total` being the
+/// prefix's length plus `payload_len`.
+#[cfg(feature = "bytes")]
+#[inline(always)]
+unsafe fn write_short_packed<V: Copy>(
+    at: *mut u8,
+    payload_len: usize,
+    values: &[V],
+    to_wire: impl Fn(V) -> u64,
+) -> usize {
+    // Every write starts at `pos < total` (`pos` sums the lengths written
+    // so far, which add up to `total`) and `encode_unchecked` needs 16
+    // writable bytes there: `pos + 16 <= total + 16`.
+    // SAFETY: hence every store below is inside the caller's bytes.
+    unsafe {
+        let mut pos = crate::encode_unchecked(payload_len as u64, at);
+        for &value in values {
+            let wire = to_wire(value);
+            if wire < 0x80 {
+                at.add(pos).write(wire as u8);
+                pos += 1;
+            } else {
+                pos += crate::encode_unchecked(wire, at.add(pos));
+            }
+        }
+        pos
+    }
 }
 
 #[cfg(feature = "bytes")]

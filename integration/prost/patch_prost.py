@@ -226,27 +226,9 @@ ENCODE_PACKED_OLD = """                encode_key(tag, WireType::LengthDelimited
 """
 ENCODE_PACKED_NEW = """                encode_key(tag, WireType::LengthDelimited, buf);
                 // [prost-harness vt-bulk] the length prefix and the elements
-                // by varint-turbo's bulk encoder into a scratch Vec (one per
-                // thread), then one put_slice.
-                #[cfg(feature = "std")]
-                {
-                    ::std::thread_local! {
-                        static SCRATCH: ::core::cell::RefCell<Vec<u8>> =
-                            const { ::core::cell::RefCell::new(Vec::new()) };
-                    }
-                    SCRATCH.with(|scratch| {
-                        let mut scratch = scratch.borrow_mut();
-                        scratch.clear();
-                        ::varint_turbo::protobuf::$proto_ty::encode_packed(values, &mut scratch);
-                        buf.put_slice(&scratch);
-                    });
-                }
-                #[cfg(not(feature = "std"))]
-                {
-                    let mut scratch = Vec::new();
-                    ::varint_turbo::protobuf::$proto_ty::encode_packed(values, &mut scratch);
-                    buf.put_slice(&scratch);
-                }
+                // by varint-turbo's put_packed (value by value for a short
+                // field, else the bulk encoder).
+                ::varint_turbo::protobuf::$proto_ty::put_packed(values, buf);
             }
 """
 
