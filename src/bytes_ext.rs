@@ -79,17 +79,14 @@ pub trait BufVarint: Buf {
     /// ```
     #[inline]
     fn get_varint<T: VarInt>(&mut self) -> Result<T, DecodeError> {
-        let chunk = self.chunk();
-        match crate::decode::<T>(chunk) {
+        match crate::decode::<T>(self.chunk()) {
             Ok((value, len)) => {
                 self.advance(len);
                 Ok(value)
             }
-            // The chunk ended inside the varint, but more chunks follow.
-            Err(DecodeError::Truncated) if chunk.len() < self.remaining() => {
-                get_across_seam(self).map(|(value, _)| value)
-            }
-            Err(error) => Err(error),
+            // Out of line, so that this function stays small enough to
+            // inline into a parser's loop.
+            Err(error) => get_after_error(self, error),
         }
     }
 
@@ -170,6 +167,22 @@ pub trait BufVarint: Buf {
 }
 
 impl<B: Buf + ?Sized> BufVarint for B {}
+
+/// Where [`BufVarint::get_varint`]'s decode of the current chunk failed:
+/// the seam path if the chunk ended inside the varint but more chunks
+/// follow, else the error.
+#[cold]
+#[inline(never)]
+fn get_after_error<T: VarInt, B: Buf + ?Sized>(
+    buf: &mut B,
+    error: DecodeError,
+) -> Result<T, DecodeError> {
+    if error == DecodeError::Truncated && buf.chunk().len() < buf.remaining() {
+        get_across_seam(buf).map(|(value, _)| value)
+    } else {
+        Err(error)
+    }
+}
 
 /// The seam path: copies the varint's bytes, chunk by chunk, into a window
 /// (stopping after its last byte, after `T::MAX_LEN` bytes, or when the

@@ -126,7 +126,14 @@ ENCODED_LEN_NEW = """pub const fn encoded_len_varint(value: u64) -> usize {
     ::varint_turbo::encoded_len_u64(value)
 }"""
 
-DECODE_OLD = """    let byte = bytes[0];
+DECODE_OLD = """pub fn decode_varint(buf: &mut impl Buf) -> Result<u64, DecodeError> {
+    let bytes = buf.chunk();
+    let len = bytes.len();
+    if len == 0 {
+        return Err(DecodeErrorKind::InvalidVarint.into());
+    }
+
+    let byte = bytes[0];
     if byte < 0x80 {
         buf.advance(1);
         Ok(u64::from(byte))
@@ -140,22 +147,37 @@ DECODE_OLD = """    let byte = bytes[0];
 }
 """
 
-# varint-turbo's `decode` (its own 1-byte path first) on the current chunk.
-# The result, the error and the bytes consumed are prost's in every case: a
-# varint that ends inside the chunk decodes to the same value on prost's
-# slice and slow paths; varint-turbo's Truncated and Overflow are both
-# prost's "invalid varint", and neither advances the buffer (prost's slice
-# path does not either); where prost would take its slow path (a chunk of
-# at most 10 bytes that ends inside a varint, which may continue in the
-# next chunk) a failed decode takes it too.
-DECODE_NEW = """    // [prost-harness vt] varint-turbo's decoder on the contiguous chunk.
-    match ::varint_turbo::decode::<u64>(bytes) {
+# varint-turbo's `decode` (its 1- and 2-byte paths first) on the current
+# chunk, and prost's own logic, out of line, when it fails. The result, the
+# error and the bytes consumed are prost's in every case: a varint that ends
+# inside the chunk decodes to the same value on prost's slice and slow
+# paths; where prost would take its slow path (a chunk of at most 10 bytes
+# that ends inside a varint, which may continue in the next chunk) a failed
+# decode takes it too; any other failure (an empty buffer, truncated,
+# overflow) is prost's "invalid varint" and, as in prost's slice path, does
+# not advance the buffer.
+DECODE_NEW = """pub fn decode_varint(buf: &mut impl Buf) -> Result<u64, DecodeError> {
+    // [prost-harness vt] varint-turbo's decoder on the contiguous chunk.
+    match ::varint_turbo::decode::<u64>(buf.chunk()) {
         Ok((value, advance)) => {
             buf.advance(advance);
             Ok(value)
         }
-        Err(_) if len <= 10 && bytes[len - 1] >= 0x80 => decode_varint_slow(buf),
-        Err(_) => Err(DecodeErrorKind::InvalidVarint.into()),
+        Err(_) => decode_varint_failed(buf),
+    }
+}
+
+/// [prost-harness vt] where varint-turbo's `decode` failed on the chunk:
+/// prost's slow path where prost would take it, else prost's error.
+#[inline(never)]
+#[cold]
+fn decode_varint_failed(buf: &mut impl Buf) -> Result<u64, DecodeError> {
+    let bytes = buf.chunk();
+    let len = bytes.len();
+    if len != 0 && len <= 10 && bytes[len - 1] >= 0x80 {
+        decode_varint_slow(buf)
+    } else {
+        Err(DecodeErrorKind::InvalidVarint.into())
     }
 }
 """
