@@ -77,7 +77,7 @@
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 use core::fmt;
-#[cfg(feature = "bytes")]
+#[cfg(any(feature = "alloc", feature = "bytes"))]
 use core::mem::MaybeUninit;
 
 #[cfg(feature = "alloc")]
@@ -349,21 +349,23 @@ fn decode_packed_with<V>(
     out: &mut Vec<V>,
     from_wire: impl Fn(u64) -> V,
 ) -> Result<usize, BulkDecodeError> {
-    let mut wire = [0u64; PACKED_BATCH];
     if payload.len() <= PACKED_BATCH {
-        // At most one value per byte: one bulk call, and `extend` reserves
-        // exactly what was decoded (no counting pass over a short payload).
-        return match crate::decode_slice(payload, &mut wire) {
-            Ok((values, _)) => {
-                out.extend(wire[..values].iter().map(|&w| from_wire(w)));
-                Ok(values)
-            }
-            Err(error) => {
-                out.extend(wire[..error.index()].iter().map(|&w| from_wire(w)));
-                Err(error)
-            }
+        // At most one value per byte: one bulk call into an uninitialized
+        // batch (zeroing 2 KiB would cost more than a short field's
+        // decode), and `extend` reserves exactly what was decoded (no
+        // counting pass).
+        let mut wire = [MaybeUninit::<u64>::uninit(); PACKED_BATCH];
+        let (result, decoded) = match crate::bulk::decode_uninit(payload, &mut wire) {
+            Ok((values, _)) => (Ok(values), values),
+            Err(error) => (Err(error), error.index()),
         };
+        // SAFETY: the decoder initialized the first `decoded` slots (the
+        // values written, or those before the error).
+        let decoded = unsafe { core::slice::from_raw_parts(wire.as_ptr().cast::<u64>(), decoded) };
+        out.extend(decoded.iter().map(|&w| from_wire(w)));
+        return result;
     }
+    let mut wire = [0u64; PACKED_BATCH];
     out.reserve(crate::count_varints(payload));
     let (mut decoded, mut consumed) = (0, 0);
     while consumed < payload.len() {

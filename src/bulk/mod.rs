@@ -25,6 +25,16 @@ pub use backend::{detected_backend, Backend};
 /// cost less than the dispatch and the SIMD set-up (one 64-byte window).
 const SCALAR_CUTOFF_BYTES: usize = 64;
 
+/// Decode inputs shorter than this take the scalar backend (the byte loop
+/// up to 16 bytes, then its bitmap blocks) instead of the detected SIMD
+/// one, whose set-up and value-by-value head and tail cost more below it.
+/// Measured on a Zen 2 (BENCHMARKS.md, "Short inputs"): the scalar backend
+/// is faster up to 109-218 bytes of the u32 mix (1.26-1.65x), 179 bytes of
+/// the int32 shape with 10% negatives, 83 bytes of near-zero sint32s
+/// (1.63x), and on every size of 1-byte and of 3-byte values; AVX2 wins
+/// from 134 bytes of 95% 1-byte counts and 435 bytes of the mix.
+const DECODE_SCALAR_CUTOFF_BYTES: usize = 256;
+
 /// Decodes consecutive varints from the start of `input` into `out` until
 /// `out` is full or `input` is exhausted; returns (values written, bytes
 /// consumed).
@@ -56,14 +66,14 @@ pub fn decode_slice<T: VarInt>(
 
 /// [`decode_slice`] into slots that need not be initialized (see
 /// [`Backend::decode_uninit`]).
-fn decode_uninit<T: VarInt>(
+pub(crate) fn decode_uninit<T: VarInt>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
     if input.len() <= BYTEWISE_MAX_BYTES {
         return bytewise_values(input, out);
     }
-    if input.len() < SCALAR_CUTOFF_BYTES {
+    if input.len() < DECODE_SCALAR_CUTOFF_BYTES {
         return decode_slice_scalar(input, out);
     }
     detected_backend().decode_uninit(input, out)

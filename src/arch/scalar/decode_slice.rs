@@ -83,7 +83,7 @@ pub(crate) fn decode_slice_scalar<T: VarInt>(
 /// as a protobuf runtime's loop does: a predicted 1-byte test, else the
 /// varint byte by byte. At this size the loop costs less than any set-up
 /// (measured: BENCHMARKS.md, "Short inputs"). A varint it does not finish
-/// (longer than 9 bytes or than `T::MAX_LEN`, above `T::MAX`, or cut off)
+/// (longer than `T::MAX_LEN`, above `T::MAX` or a 10th byte above 1, cut off)
 /// is left, with the rest, to [`scalar_values`], so results and errors are
 /// the reference's.
 #[inline]
@@ -103,13 +103,16 @@ pub(crate) fn bytewise_values<T: VarInt>(
         let mut value = u64::from(byte & 0x7f);
         let mut len = 1;
         loop {
-            // Nine bytes carry 63 bits: no `u64` overflow before the check.
-            if len >= T::MAX_LEN.min(9) {
+            if len >= T::MAX_LEN {
                 break 'values;
             }
             let Some(&next) = input.get(at + len) else {
                 break 'values;
             };
+            // A 10th byte carries bit 63 only: above 1 it overflows.
+            if len == 9 && next > 1 {
+                break 'values;
+            }
             value |= u64::from(next & 0x7f) << (7 * len);
             len += 1;
             if next < 0x80 {
@@ -144,9 +147,11 @@ pub(crate) const BYTEWISE_MAX_BYTES: usize = 16;
 /// branch-free kernel, about 40 instructions and a 12-cycle chain per
 /// value, so 63 one-byte values cost ~2,800 instructions). Here up to 64
 /// bytes at a time are copied into a zero-padded block; its terminator
-/// bitmap, cut at the real bytes, gives every value's end, and each value
-/// is a [`word_step`] from the block (about 12 instructions, no chain), or
-/// all of them at once when every byte is a 1-byte varint. What it cannot
+/// bitmap, cut at the real bytes, gives every value's end, and the values
+/// are [`word_step`]s from the block (no chain from one to the next), with
+/// runs of 1-byte varints widened 8 at a time ([`run_values`]), or all at
+/// once when every byte is a 1-byte varint; the last 16 bytes or fewer
+/// are decoded in a register ([`tiny_values`]). What it cannot
 /// take (an error, a varint with no end among the real bytes, a block with
 /// no end at all) is left to [`scalar_values`] from that value's start, so
 /// results and errors are the reference's.
@@ -204,7 +209,7 @@ fn padded_blocks<T: VarInt, const PEXT: bool>(
             .expect("BLOCK <= padded");
         // The real bytes' bits: `bytes` is 1..=64.
         let real = u64::MAX >> (BLOCK - bytes);
-        let mut ends = terminator_mask(block) & real;
+        let ends = terminator_mask(block) & real;
         if ends == real && slots.len() >= bytes {
             // Only 1-byte varints: the bytes are the values.
             for (slot, &byte) in slots.iter_mut().zip(&block[..bytes]) {
@@ -214,35 +219,103 @@ fn padded_blocks<T: VarInt, const PEXT: bool>(
             at += bytes;
             continue;
         }
-        let mut start = 0;
-        for slot in slots.iter_mut() {
-            let Some(end) = lowest_bit(ends).filter(|_| ends != 0) else {
-                break;
-            };
-            ends &= ends.wrapping_sub(1);
-            let value = if end == start {
-                // A 1-byte varint (most values of short packed fields):
-                // a predicted branch instead of the word step.
-                T::from_u64_unchecked(u64::from(block[start]))
-            } else {
-                let Some(window) = padded[start..].first_chunk::<16>() else {
-                    break;
-                };
-                let Some(value) = word_step::<T, PEXT>(window, end + 1 - start) else {
-                    break;
-                };
-                value
-            };
-            slot.write(value);
-            start = end + 1;
-            n += 1;
-        }
+        // Room for the run steps' spare slots, else one value per step
+        // (`decode_slice` into an `out` of exactly the values' count).
+        let (values, start, stopped) = if slots.len() >= ends.count_ones() as usize + RUN {
+            run_values::<T, PEXT>(&padded, ends, slots)
+        } else {
+            one_by_one::<T, PEXT>(&padded, ends, slots)
+        };
+        n += values;
         at += start;
-        if ends != 0 || start == 0 {
+        if stopped || start == 0 {
             // An error, `out` full, or no varint ends in the block.
             return (n, at);
         }
     }
+}
+
+/// The most 1-byte values [`run_values`] takes per step.
+const RUN: usize = 8;
+
+/// The values of `rest` whose ends are the bits of `ends` (at most 64
+/// bytes' worth), while their 16-byte window lies inside `rest`, into
+/// `slots`, which has room for them and [`RUN`] more. Returns (values,
+/// bytes, whether it stopped at an error, which the caller leaves to the
+/// reference).
+///
+/// Branch-free per step, so that neither mixed lengths nor runs of 1-byte
+/// values mispredict: each step widens the [`RUN`] bytes from the value's
+/// start into the slots (right if they are 1-byte varints, overwritten
+/// later if not) and writes the word step of the value itself over the
+/// first; it then moves on by the run of 1-byte varints there (the run of
+/// set bits of `ends`, at most [`RUN`]), or by one value if that value is
+/// longer. A run of 1-byte values (most of a packed field of counts or
+/// enums) costs one step per 8, where a branch per value mispredicts on
+/// mixed lengths.
+#[inline(always)]
+fn run_values<T: VarInt, const PEXT: bool>(
+    rest: &[u8],
+    mut ends: u64,
+    slots: &mut [MaybeUninit<T>],
+) -> (usize, usize, bool) {
+    let mut start = 0;
+    let mut n = 0;
+    while ends != 0 {
+        // `ends` has no bit below `start`, so `start < 64` here.
+        let end = ends.trailing_zeros() as usize;
+        let len = end + 1 - start;
+        // 1-byte varints from `start` on: 0 if the value there is longer.
+        let run = ((!(ends >> start)).trailing_zeros() as usize).min(RUN);
+        let Some(window) = rest.get(start..).and_then(|r| r.first_chunk::<16>()) else {
+            // The last bytes: the caller's next round.
+            return (n, start, false);
+        };
+        let Some(dst) = slots.get_mut(n..n + RUN) else {
+            return (n, start, true);
+        };
+        for (slot, &byte) in dst.iter_mut().zip(&window[..RUN]) {
+            slot.write(T::from_u64_unchecked(u64::from(byte)));
+        }
+        let Some(value) = word_step::<T, PEXT>(window, len) else {
+            return (n, start, true);
+        };
+        dst[0].write(value);
+        let (values, bytes) = if run > 0 { (run, run) } else { (1, len) };
+        n += values;
+        start += bytes;
+        ends &= u64::MAX.checked_shl(start as u32).unwrap_or(0);
+    }
+    (n, start, false)
+}
+
+/// [`run_values`] without the spare slots: one word step per value.
+#[inline(always)]
+fn one_by_one<T: VarInt, const PEXT: bool>(
+    rest: &[u8],
+    mut ends: u64,
+    slots: &mut [MaybeUninit<T>],
+) -> (usize, usize, bool) {
+    let mut start = 0;
+    let mut n = 0;
+    for slot in slots.iter_mut() {
+        if ends == 0 {
+            return (n, start, false);
+        }
+        let end = ends.trailing_zeros() as usize;
+        ends &= ends - 1;
+        let Some(window) = rest.get(start..).and_then(|r| r.first_chunk::<16>()) else {
+            return (n, start, false);
+        };
+        let Some(value) = word_step::<T, PEXT>(window, end + 1 - start) else {
+            return (n, start, true);
+        };
+        slot.write(value);
+        start = end + 1;
+        n += 1;
+    }
+    // `out` is full.
+    (n, start, ends != 0)
 }
 
 /// [`padded_blocks`] for the last 16 bytes or fewer, in registers: the
@@ -287,8 +360,14 @@ fn tiny_values<T: VarInt, const PEXT: bool>(
             };
             value
         } else {
-            // 9 and 10 bytes, or too long for `T`: the reference decides.
-            break;
+            // 9 and 10 bytes (or too long for `T`, which `word_step`
+            // rejects): the word step on the bytes from `start`, zero past
+            // the input.
+            let window = (all >> (8 * start)).to_le_bytes();
+            let Some(value) = word_step::<T, PEXT>(&window, len) else {
+                break;
+            };
+            value
         };
         slot.write(value);
         start = end + 1;
