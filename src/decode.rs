@@ -25,13 +25,13 @@ use crate::zigzag::ZigZag;
 /// assert_eq!(decode::<u64>(&[0xac]), Err(DecodeError::Truncated));
 /// ```
 ///
-/// A 1-byte varint (below `0x80`) is returned by a predicted branch before
-/// the branch-free kernel runs: real messages are mostly 1-byte varints
-/// (every tag, bools, enums, small counts) and each field's length repeats
-/// from message to message, so the branch is nearly always predicted and
-/// costs less than the kernel (BENCHMARKS.md, "The 1-byte path"). For
-/// parsers of random-length data, [`decode_unchecked`] is the kernel
-/// alone.
+/// Varints of 1, 2 and 3 bytes are returned by predicted branches before
+/// the branch-free kernel runs: real messages are mostly such varints
+/// (every tag, bools, enums, small counts, lengths, deltas) and each
+/// field's length repeats from message to message, so the branches are
+/// nearly always predicted, and the next varint's load need not wait for
+/// the kernel's length (BENCHMARKS.md, "The 1-byte path"). For parsers of
+/// random-length data, [`decode_unchecked`] is the kernel alone.
 #[inline(always)]
 pub fn decode<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
     if let Some(&byte) = input.first() {
@@ -43,8 +43,9 @@ pub fn decode<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
     decode_longer(input)
 }
 
-/// [`decode`] past its 1-byte test: kept apart so that the test is always
-/// inlined into the caller's loop and the kernel is left to the inliner.
+/// [`decode`] past its 1-byte test: the 2- and 3-byte tests, then the
+/// kernel; kept apart so that the 1-byte test is always inlined into the
+/// caller's loop and the rest is left to the inliner.
 #[inline]
 fn decode_longer<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
     if let Some(&[low, high]) = input.first_chunk::<2>() {
@@ -53,6 +54,14 @@ fn decode_longer<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
             // which only `u8` can find too many.
             let value = u64::from(low & 0x7f) | u64::from(high) << 7;
             return crate::varint::narrow::<T>(value, 2);
+        }
+        if let Some(&top) = input.get(2) {
+            if top < 0x80 {
+                // A 3-byte varint (timestamp deltas, offsets): 21 bits.
+                let value =
+                    u64::from(low & 0x7f) | u64::from(high & 0x7f) << 7 | u64::from(top) << 14;
+                return crate::varint::narrow::<T>(value, 3);
+            }
         }
     }
     decode_with(input, selected::decode)

@@ -43,7 +43,7 @@
 //! Single-value functions choose their backend at compile time, since an
 //! indirect call would cost more than the work. [`decode`],
 //! [`encode_to_slice`] and `put_varint` first take a 1-byte varint
-//! ([`decode`] also a 2-byte one) by a predicted branch, as protobuf
+//! ([`decode`] also 2- and 3-byte ones) by predicted branches, as protobuf
 //! runtimes do: real messages are mostly such varints, with lengths that
 //! repeat from field to field. [`decode_unchecked`], [`encode_unchecked`]
 //! and [`encode`] are the kernel alone, the same cost for every length,

@@ -147,7 +147,7 @@ DECODE_OLD = """pub fn decode_varint(buf: &mut impl Buf) -> Result<u64, DecodeEr
 }
 """
 
-# varint-turbo's `decode` (its 1- and 2-byte paths first) on the current
+# varint-turbo's `decode` (its 1- to 3-byte paths first) on the current
 # chunk, and prost's own logic, out of line, when it fails. The result, the
 # error and the bytes consumed are prost's in every case: a varint that ends
 # inside the chunk decodes to the same value on prost's slice and slow
