@@ -359,8 +359,11 @@ fn decode_packed_with<V>(
             Ok((values, _)) => (Ok(values), values),
             Err(error) => (Err(error), error.index()),
         };
+        // The decoder writes only inside the slice it was given; `min`
+        // keeps the bound from resting on the count it reports.
+        let decoded = decoded.min(PACKED_BATCH);
         // SAFETY: the decoder initialized the first `decoded` slots (the
-        // values written, or those before the error).
+        // values written, or those before the error), all inside `wire`.
         let decoded = unsafe { core::slice::from_raw_parts(wire.as_ptr().cast::<u64>(), decoded) };
         out.extend(decoded.iter().map(|&w| from_wire(w)));
         return result;
@@ -450,27 +453,31 @@ fn put_packed_with<V: Copy, B: bytes::BufMut + ?Sized>(
     if values.len() <= SHORT_PACKED_VALUES {
         let chunk = buf.chunk_mut();
         if chunk.len() >= total + 16 {
-            // SAFETY: the chunk has `total + 16` writable bytes.
+            // `total` sums `encoded_len` of each value, which is the length
+            // `encode_unchecked` writes (both from one table; the tests
+            // check them against each other at every bit length).
+            // SAFETY: so the chunk has `total + 16` writable bytes.
             let written =
                 unsafe { write_short_packed(chunk.as_mut_ptr(), payload_len, values, to_wire) };
             debug_assert_eq!(written, total);
-            // SAFETY: `write_short_packed` initialized the first `total`
+            // SAFETY: `write_short_packed` initialized the first `written`
             // bytes of the current chunk.
-            unsafe { buf.advance_mut(total) };
+            unsafe { buf.advance_mut(written) };
         } else {
             // Little room left (a `Vec` sized exactly for the message, a
             // chained buffer): encode on the stack, then one copy.
             let mut staging = [MaybeUninit::<u8>::uninit(); SHORT_PACKED_BYTES + 16];
-            // SAFETY: `total <= SHORT_PACKED_BYTES` (at most
-            // SHORT_PACKED_VALUES varints of 10 bytes and a prefix), so
-            // `staging` has `total + 16` writable bytes.
+            // At most SHORT_PACKED_VALUES varints of 10 bytes and a 2-byte
+            // prefix: every write starts below SHORT_PACKED_BYTES, whatever
+            // `total` says, so the 16 bytes from it are in `staging`.
+            // SAFETY: hence `staging` has the bytes `write_short_packed` needs.
             let written = unsafe {
                 write_short_packed(staging.as_mut_ptr().cast(), payload_len, values, to_wire)
             };
             debug_assert_eq!(written, total);
-            // SAFETY: the first `total` bytes were written just above.
+            // SAFETY: the first `written` bytes were written just above.
             let bytes =
-                unsafe { core::slice::from_raw_parts(staging.as_ptr().cast::<u8>(), total) };
+                unsafe { core::slice::from_raw_parts(staging.as_ptr().cast::<u8>(), written) };
             buf.put_slice(bytes);
         }
         return total;
