@@ -176,6 +176,56 @@ fn long_continuation_runs_across_blocks() {
     }
 }
 
+/// Runs of varints of at most two bytes (the SSSE3/AVX2 two-byte run
+/// path: 64-byte blocks without two continuation bytes in a row), with a
+/// 2-byte varint across block edges (odd offsets), then a longer varint, an
+/// overflow for the narrow types, an overlong or a truncated varint at a
+/// random place, into outputs that end anywhere (the path needs 64 free
+/// slots per block).
+#[test]
+fn two_byte_runs_then_any_varint() {
+    let backends = bulk_backends();
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for case in 0..1500 {
+        let count = 20 + (next() % 400) as usize;
+        // Share of two-byte varints: none, a few, half, all.
+        let twos = [0, 5, 50, 100][case % 4];
+        let mut lens: Vec<usize> = (0..count)
+            .map(|_| if (next() % 100) < twos { 2 } else { 1 })
+            .collect();
+        let at = (next() as usize) % count;
+        match next() % 6 {
+            0 => lens[at] = 3,
+            1 => lens[at] = 3 + (next() % 8) as usize,
+            _ => {}
+        }
+        let mut input = stream(&lens, next());
+        let byte = (next() as usize) % input.len();
+        match next() % 6 {
+            // Overflows u16 (3 bytes, 0x7f in the last) and u8 as 2 bytes.
+            0 => input.splice(byte..byte, [0xff, 0xff, 0x7f]).for_each(drop),
+            // An overlong varint.
+            1 => input.splice(byte..byte, [0xff; 11]).for_each(drop),
+            // Truncated at the end.
+            2 => input.push(0x81),
+            _ => {}
+        }
+        let out_len = match next() % 4 {
+            0 => input.len() + 1,
+            1 => count,
+            2 => 64 * (1 + (next() as usize) % 6) + (next() as usize) % 3,
+            _ => (next() as usize) % (count + 2),
+        };
+        check_all_types(&backends, &input, out_len);
+    }
+}
+
 #[test]
 fn mixed_streams_with_injected_errors() {
     let backends = bulk_backends();

@@ -219,13 +219,7 @@ fn padded_blocks<T: VarInt, const PEXT: bool>(
             at += bytes;
             continue;
         }
-        // Room for the run steps' spare slots, else one value per step
-        // (`decode_slice` into an `out` of exactly the values' count).
-        let (values, start, stopped) = if slots.len() >= ends.count_ones() as usize + RUN {
-            run_values::<T, PEXT>(&padded, ends, slots)
-        } else {
-            one_by_one::<T, PEXT>(&padded, ends, slots)
-        };
+        let (values, start, stopped) = run_values::<T, PEXT>(&padded, ends, slots);
         n += values;
         at += start;
         if stopped || start == 0 {
@@ -240,7 +234,7 @@ const RUN: usize = 8;
 
 /// The values of `rest` whose ends are the bits of `ends` (at most 64
 /// bytes' worth), while their 16-byte window lies inside `rest`, into
-/// `slots`, which has room for them and [`RUN`] more. Returns (values,
+/// `slots` (the last [`RUN`] slots one value per step). Returns (values,
 /// bytes, whether it stopped at an error, which the caller leaves to the
 /// reference).
 ///
@@ -272,7 +266,12 @@ fn run_values<T: VarInt, const PEXT: bool>(
             return (n, start, false);
         };
         let Some(dst) = slots.get_mut(n..n + RUN) else {
-            return (n, start, true);
+            // Fewer than RUN slots left (`decode_slice` into an `out` of
+            // exactly the values' count ends here): the rest one value
+            // per step, without spare slots.
+            let (values, bytes, stopped) =
+                one_by_one::<T, PEXT>(&rest[start..], ends >> start, &mut slots[n..]);
+            return (n + values, start + bytes, stopped);
         };
         for (slot, &byte) in dst.iter_mut().zip(&window[..RUN]) {
             slot.write(T::from_u64_unchecked(u64::from(byte)));

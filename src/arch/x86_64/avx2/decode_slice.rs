@@ -187,6 +187,23 @@ impl Kernel for Avx2 {
     }
 
     #[inline(always)]
+    unsafe fn widen_words<T: VarInt>(dst: *mut T, words: __m128i) {
+        // SAFETY: 8 writable `T` at `dst` (caller); every store below is
+        // inside them; AVX2 (caller).
+        unsafe {
+            match core::mem::size_of::<T>() {
+                2 => _mm_storeu_si128(dst.cast(), words),
+                4 => _mm256_storeu_si256(dst.cast(), _mm256_cvtepu16_epi32(words)),
+                _ => {
+                    _mm256_storeu_si256(dst.cast(), _mm256_cvtepu16_epi64(words));
+                    let high = _mm_unpackhi_epi64(words, words);
+                    _mm256_storeu_si256(dst.add(4).cast(), _mm256_cvtepu16_epi64(high));
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
     unsafe fn widen_32<T: VarInt>(dst: *mut T, src: *const u8) {
         // SAFETY: 32 readable bytes at `src`, 32 writable `T` at `dst`
         // (caller); every access below is inside them; AVX2 (caller).

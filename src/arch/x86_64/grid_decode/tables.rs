@@ -178,3 +178,52 @@ pub(in crate::arch::x86_64) static TABLES: Tables = {
         lane0,
     }
 };
+
+/// The `pshufb` control of one 8-byte group of a run of varints of at most
+/// two bytes (see `twos_run` in the parent module). `index` bit 0: the byte
+/// before the group is a continuation byte; bit `i + 1`: group byte `i`
+/// is. The control reads a 16-byte window whose bytes 8..16 are the group
+/// (byte 7 the one before it) and puts the varint ending at each byte
+/// without the continuation bit into the next 16-bit word, low byte
+/// first: `(byte before, byte)` when the byte before continues into it,
+/// else `(byte, zero)`.
+pub(in crate::arch::x86_64) const fn twos_control(index: usize) -> [u8; 16] {
+    let mut control = [ZERO; 16];
+    let mut word = 0;
+    let mut i = 0;
+    while i < 8 {
+        if (index >> (i + 1)) & 1 == 0 {
+            if (index >> i) & 1 == 1 {
+                control[2 * word] = (7 + i) as u8;
+                control[2 * word + 1] = (8 + i) as u8;
+            } else {
+                control[2 * word] = (8 + i) as u8;
+            }
+            word += 1;
+        }
+        i += 1;
+    }
+    control
+}
+
+/// [`twos_control`] for each of the 2^9 indices (8 KiB), and the number
+/// of varints that end in the group (its bytes without the continuation
+/// bit): one load instead of a `not`, a `movzx` and a `popcnt`.
+#[repr(C, align(64))]
+pub(in crate::arch::x86_64) struct TwosTable {
+    pub(in crate::arch::x86_64) controls: [[u8; 16]; 1 << 9],
+    pub(in crate::arch::x86_64) ends: [u8; 1 << 9],
+}
+
+/// The controls of the two-byte runs, built at compile time.
+pub(in crate::arch::x86_64) static TWOS: TwosTable = {
+    let mut controls = [[ZERO; 16]; 1 << 9];
+    let mut ends = [0; 1 << 9];
+    let mut index = 0;
+    while index < 1 << 9 {
+        controls[index] = twos_control(index);
+        ends[index] = 8 - (index >> 1).count_ones() as u8;
+        index += 1;
+    }
+    TwosTable { controls, ends }
+};

@@ -168,6 +168,32 @@ impl Kernel for Ssse3 {
     }
 
     #[inline(always)]
+    unsafe fn widen_words<T: VarInt>(dst: *mut T, words: __m128i) {
+        // SAFETY: 8 writable `T` at `dst` (caller); every store below is
+        // inside them; SSE2 (caller).
+        unsafe {
+            let zero = _mm_setzero_si128();
+            match core::mem::size_of::<T>() {
+                2 => _mm_storeu_si128(dst.cast(), words),
+                4 => {
+                    _mm_storeu_si128(dst.cast(), _mm_unpacklo_epi16(words, zero));
+                    _mm_storeu_si128(dst.add(4).cast(), _mm_unpackhi_epi16(words, zero));
+                }
+                _ => {
+                    let dwords = [
+                        _mm_unpacklo_epi16(words, zero),
+                        _mm_unpackhi_epi16(words, zero),
+                    ];
+                    for (i, &d) in dwords.iter().enumerate() {
+                        _mm_storeu_si128(dst.add(4 * i).cast(), _mm_unpacklo_epi32(d, zero));
+                        _mm_storeu_si128(dst.add(4 * i + 2).cast(), _mm_unpackhi_epi32(d, zero));
+                    }
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
     unsafe fn widen_32<T: VarInt>(dst: *mut T, src: *const u8) {
         // SAFETY: 32 readable bytes at `src`, 32 writable `T` at `dst`
         // (caller); every access below is inside them; SSE2 (caller).
