@@ -341,10 +341,76 @@ pub fn decode_length_delimited(input: &[u8]) -> Result<(&[u8], usize), DecodeErr
     }
 }
 
+/// Decodes the packed varints of `payload` and appends them to `out`
+/// through `from_wire`.
+///
+/// Long payloads are first decoded as `N`, an integer of `V`'s size, straight
+/// into `out`'s spare capacity, and converted in place: for a value that
+/// fits `N`, `from_wire` of it is what the 64-bit reading gives. (Protobuf
+/// readers truncate what does not fit, and a 10-byte negative `int32` does
+/// not fit `u32`.) At the first varint `N`'s decoder rejects, the rest goes
+/// through the 64-bit batches below, which give the exact result.
+#[cfg(feature = "alloc")]
+fn decode_packed_with<V, N: crate::VarInt>(
+    payload: &[u8],
+    out: &mut Vec<V>,
+    from_wire: impl Fn(u64) -> V + Copy,
+) -> Result<usize, BulkDecodeError> {
+    const {
+        assert!(
+            size_of::<N>() == size_of::<V>() && align_of::<N>() == align_of::<V>(),
+            "N is stored in V's slots"
+        )
+    };
+    if payload.len() <= PACKED_BATCH {
+        return decode_packed_wide(payload, out, from_wire);
+    }
+    out.reserve(crate::count_varints(payload));
+    let spare = out.spare_capacity_mut();
+    let slots = spare.len();
+    // SAFETY: `N` and `V` have the same size and alignment (checked at
+    // compile time), and the slots are uninitialized either way.
+    let narrow = unsafe {
+        core::slice::from_raw_parts_mut(spare.as_mut_ptr().cast::<MaybeUninit<N>>(), slots)
+    };
+    let (decoded, rest) = match crate::bulk::decode_uninit(payload, narrow) {
+        Ok((values, consumed)) => (values, consumed),
+        Err(error) => (error.index(), error.offset()),
+    };
+    // The decoder writes only inside the slice it was given.
+    let decoded = decoded.min(slots);
+    let base = spare.as_mut_ptr();
+    for i in 0..decoded {
+        // SAFETY: slot i < decoded is inside the spare capacity and was
+        // initialized as an `N` by the decoder; it is read, then
+        // overwritten by the `V` (same size and alignment).
+        unsafe {
+            let n = base.add(i).cast::<N>().read();
+            base.add(i).write(MaybeUninit::new(from_wire(n.to_u64())));
+        }
+    }
+    // SAFETY: the first `decoded` spare slots now hold `V`s.
+    unsafe { out.set_len(out.len() + decoded) };
+    let rest = rest.min(payload.len());
+    if rest == payload.len() {
+        return Ok(decoded);
+    }
+    // A varint `N` rejects (or, never with `count_varints` slots, a full
+    // `out`): the 64-bit batches from its start decide.
+    match decode_packed_wide(&payload[rest..], out, from_wire) {
+        Ok(values) => Ok(decoded + values),
+        Err(error) => Err(BulkDecodeError::new(
+            error.kind(),
+            decoded + error.index(),
+            rest + error.offset(),
+        )),
+    }
+}
+
 /// Decodes the packed varints of `payload` as `u64`s a batch at a time and
 /// appends them to `out` through `from_wire`.
 #[cfg(feature = "alloc")]
-fn decode_packed_with<V>(
+fn decode_packed_wide<V>(
     payload: &[u8],
     out: &mut Vec<V>,
     from_wire: impl Fn(u64) -> V,
@@ -368,24 +434,37 @@ fn decode_packed_with<V>(
         out.extend(decoded.iter().map(|&w| from_wire(w)));
         return result;
     }
-    let mut wire = [0u64; PACKED_BATCH];
+    // Batches through the stack, each decoded where the last one stopped
+    // (the SIMD decoders stop where whole blocks no longer fit, instead of
+    // finishing every batch with their scalar tail, and read the bytes
+    // before the batch as their first window instead of a scalar head).
+    let mut wire = [MaybeUninit::<u64>::uninit(); PACKED_BATCH];
     out.reserve(crate::count_varints(payload));
-    let (mut decoded, mut consumed) = (0, 0);
-    while consumed < payload.len() {
-        let (values, bytes) = match crate::decode_slice(&payload[consumed..], &mut wire) {
-            Ok(done) => done,
-            Err(error) => {
-                out.extend(wire[..error.index()].iter().map(|&w| from_wire(w)));
-                return Err(BulkDecodeError::new(
-                    error.kind(),
-                    decoded + error.index(),
-                    consumed + error.offset(),
-                ));
-            }
+    let (mut decoded, mut pos) = (0, 0);
+    while pos < payload.len() {
+        let (values, next, error) = match crate::bulk::decode_run_uninit(payload, pos, &mut wire) {
+            Ok((values, next)) => (values, next, None),
+            Err(error) => (error.index(), pos, Some(error)),
         };
-        out.extend(wire[..values].iter().map(|&w| from_wire(w)));
+        // The decoder writes only inside the slice it was given; `min`
+        // keeps the bound from resting on the count it reports.
+        let values = values.min(PACKED_BATCH);
+        // SAFETY: the decoder initialized the first `values` slots (the
+        // values written, or those before the error), all inside `wire`.
+        let batch = unsafe { core::slice::from_raw_parts(wire.as_ptr().cast::<u64>(), values) };
+        out.extend(batch.iter().map(|&w| from_wire(w)));
+        if let Some(error) = error {
+            // The offset already counts from the payload's start.
+            return Err(BulkDecodeError::new(
+                error.kind(),
+                decoded + error.index(),
+                error.offset(),
+            ));
+        }
         decoded += values;
-        consumed += bytes;
+        // Every call with bytes and room left decodes a value or fails.
+        debug_assert!(next > pos);
+        pos = next;
     }
     Ok(decoded)
 }
@@ -548,11 +627,11 @@ fn no_room_for_packed(needed: usize, room: usize) -> ! {
 /// may span several chunks: [`BufVarint::get_varints`](crate::BufVarint::get_varints)
 /// a batch at a time on the next `len` bytes.
 #[cfg(all(feature = "bytes", feature = "alloc"))]
-fn get_packed_with<V, B: bytes::Buf + ?Sized>(
+fn get_packed_with<V, N: crate::VarInt, B: bytes::Buf + ?Sized>(
     buf: &mut B,
     len: usize,
     out: &mut Vec<V>,
-    from_wire: impl Fn(u64) -> V,
+    from_wire: impl Fn(u64) -> V + Copy,
 ) -> Result<usize, BulkDecodeError> {
     use crate::BufVarint;
     use bytes::Buf;
@@ -561,7 +640,7 @@ fn get_packed_with<V, B: bytes::Buf + ?Sized>(
     }
     if let Some(payload) = buf.chunk().get(..len) {
         // All in the current chunk: the contiguous decoder.
-        let result = decode_packed_with(payload, out, from_wire);
+        let result = decode_packed_with::<V, N>(payload, out, from_wire);
         match &result {
             Ok(_) => buf.advance(len),
             Err(error) => buf.advance(error.offset()),
@@ -602,6 +681,7 @@ macro_rules! scalar_type {
         $name:ident: $value:ty,
         to_wire: |$v:ident| $to_wire:expr,
         from_wire: |$w:ident| $from_wire:expr,
+        narrow: $narrow:ty,
         example: $example:expr => [$($byte:literal),*],
     ) => {
         $(#[$doc])*
@@ -714,7 +794,7 @@ macro_rules! scalar_type {
             /// ```
             #[cfg(feature = "alloc")]
             pub fn decode_packed(payload: &[u8], out: &mut Vec<$value>) -> Result<usize, BulkDecodeError> {
-                super::decode_packed_with(payload, out, from_wire)
+                super::decode_packed_with::<$value, $narrow>(payload, out, from_wire)
             }
 
             /// Appends `values` as a packed field body: the varint byte
@@ -792,7 +872,7 @@ macro_rules! scalar_type {
                 len: usize,
                 out: &mut Vec<$value>,
             ) -> Result<usize, BulkDecodeError> {
-                super::get_packed_with(buf, len, out, from_wire)
+                super::get_packed_with::<$value, $narrow, _>(buf, len, out, from_wire)
             }
         }
     };
@@ -811,6 +891,7 @@ scalar_type! {
     int32: i32,
     to_wire: |value| value as i64 as u64,
     from_wire: |wire| wire as i32,
+    narrow: u32,
     example: -1 => [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01],
 }
 
@@ -820,6 +901,7 @@ scalar_type! {
     int64: i64,
     to_wire: |value| value as u64,
     from_wire: |wire| wire as i64,
+    narrow: u64,
     example: -2 => [0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01],
 }
 
@@ -837,6 +919,7 @@ scalar_type! {
     uint32: u32,
     to_wire: |value| u64::from(value),
     from_wire: |wire| wire as u32,
+    narrow: u32,
     example: 300 => [0xac, 0x02],
 }
 
@@ -845,6 +928,7 @@ scalar_type! {
     uint64: u64,
     to_wire: |value| value,
     from_wire: |wire| wire,
+    narrow: u64,
     example: 150 => [0x96, 0x01],
 }
 
@@ -856,6 +940,7 @@ scalar_type! {
     sint32: i32,
     to_wire: |value| u64::from(crate::zigzag_encode_i32(value)),
     from_wire: |wire| crate::zigzag_decode_i32(wire as u32),
+    narrow: u32,
     example: -2 => [0x03],
 }
 
@@ -864,6 +949,7 @@ scalar_type! {
     sint64: i64,
     to_wire: |value| crate::zigzag_encode_i64(value),
     from_wire: |wire| crate::zigzag_decode_i64(wire),
+    narrow: u64,
     example: -64 => [0x7f],
 }
 
@@ -879,6 +965,7 @@ scalar_type! {
     bool: bool,
     to_wire: |value| u64::from(value),
     from_wire: |wire| wire != 0,
+    narrow: u8,
     example: true => [0x01],
 }
 
@@ -888,5 +975,6 @@ scalar_type! {
     enumeration: i32,
     to_wire: |value| value as i64 as u64,
     from_wire: |wire| wire as i32,
+    narrow: u32,
     example: 2 => [0x02],
 }

@@ -185,13 +185,7 @@ fn long_continuation_runs_across_blocks() {
 #[test]
 fn two_byte_runs_then_any_varint() {
     let backends = bulk_backends();
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
     for case in 0..1500 {
         let count = 20 + (next() % 400) as usize;
         // Share of two-byte varints: none, a few, half, all.
@@ -229,13 +223,7 @@ fn two_byte_runs_then_any_varint() {
 #[test]
 fn mixed_streams_with_injected_errors() {
     let backends = bulk_backends();
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
     for _ in 0..3000 {
         let count = (next() % 200) as usize;
         let lens: Vec<usize> = (0..count)
@@ -882,13 +870,7 @@ fn encoded_len_sum_at_every_bit_length() {
 #[test]
 fn short_inputs_into_every_output_length() {
     let backends = bulk_backends();
-    let mut seed = 0x853c_49e6_748f_ea9bu64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = xorshift(0x853c_49e6_748f_ea9bu64);
     const BYTES: [u8; 10] = [0x00, 0x01, 0x7f, 0x80, 0x81, 0xff, 0xfe, 0x02, 0x0f, 0x90];
     for round in 0..6000 {
         let len = round % 41;

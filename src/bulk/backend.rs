@@ -127,6 +127,45 @@ impl Backend {
         self.decode_uninit(input, as_uninit(out))
     }
 
+    /// [`Backend::decode_uninit`] of `input[start..]` as one batch of a
+    /// longer decode: the SSSE3 and AVX2 decoders may stop early (before
+    /// their scalar tail, which the next call's blocks then take) and read
+    /// the bytes before `start`; the others decode the batch to the end.
+    /// Returns (values, position of the next varint in `input`); errors
+    /// count their offset from `input`'s start. Every call with input and
+    /// room left decodes at least one value or fails.
+    pub(crate) fn decode_run_uninit<T: VarInt>(
+        self,
+        input: &[u8],
+        start: usize,
+        out: &mut [MaybeUninit<T>],
+    ) -> Result<(usize, usize), BulkDecodeError> {
+        assert!(
+            self.is_supported(),
+            "the {self} backend is not supported by this CPU"
+        );
+        let (values, next) = match self {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU supports the backend (checked above).
+            Backend::Ssse3 => unsafe {
+                x86_64::ssse3::decode_slice::decode_run(input, start, out)?
+            },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU supports the backend (checked above).
+            Backend::Avx2 => unsafe { x86_64::avx2::decode_slice::decode_run(input, start, out)? },
+            _ => (0, start),
+        };
+        if next > start || input.len() <= start || out.is_empty() {
+            return Ok((values, next));
+        }
+        // The other backends, or (never expected) a batch that made no
+        // progress: the whole-rest decoder, which always does.
+        let (values, consumed) = self
+            .decode_uninit(&input[start..], out)
+            .map_err(|e| BulkDecodeError::new(e.kind(), e.index(), start + e.offset()))?;
+        Ok((values, start + consumed))
+    }
+
     /// [`decode_slice`](Self::decode_slice) into slots that need not be
     /// initialized: it writes initialized values only, the first
     /// `written` slots (or up to the error's index) and possibly slots
@@ -320,6 +359,82 @@ pub fn detected_backend() -> Backend {
             let backend = backend.unwrap_or(Backend::Scalar);
             DETECTED.store(backend as u8 + 1, Ordering::Relaxed);
             backend
+        }
+    }
+}
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+
+    /// Decoding batch by batch with `decode_run_uninit` (each from where
+    /// the last stopped, into a 256-slot batch) gives every backend the
+    /// scalar backend's values, and its error's kind, index and offset.
+    #[test]
+    fn runs_of_batches_agree_with_the_scalar_decoder() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for case in 0..300 {
+            let mut input = Vec::new();
+            for _ in 0..(next() % 2000) {
+                let r = next();
+                let value = match case % 4 {
+                    0 => r % 128,
+                    1 if r % 100 < 95 => r % 128,
+                    1 => 128 + r % 16_000,
+                    2 => r >> (r % 64),
+                    _ => r % (1 << 14),
+                };
+                let (bytes, len) = crate::encode(value);
+                input.extend_from_slice(&bytes[..usize::from(len)]);
+            }
+            if !input.is_empty() && next() % 2 == 0 {
+                let at = next() as usize % input.len();
+                input[at] = 0xff;
+                input.splice(at..at, [0xff; 10]).for_each(drop);
+            }
+            let mut expected = alloc::vec![MaybeUninit::<u64>::uninit(); input.len()];
+            let expected = Backend::Scalar
+                .decode_uninit(&input, &mut expected)
+                .map(|(n, _)| {
+                    // SAFETY: the decoder initialized the first n slots.
+                    unsafe { core::slice::from_raw_parts(expected.as_ptr().cast::<u64>(), n) }
+                        .to_vec()
+                });
+            for backend in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+                let mut got = Vec::new();
+                let mut pos = 0;
+                let mut batch = [MaybeUninit::<u64>::uninit(); 256];
+                let outcome = loop {
+                    if pos == input.len() {
+                        break Ok(got.clone());
+                    }
+                    match backend.decode_run_uninit(&input, pos, &mut batch) {
+                        Ok((n, next_pos)) => {
+                            assert!(next_pos > pos, "{backend}: no progress at {pos}");
+                            // SAFETY: the decoder initialized the first n slots.
+                            got.extend_from_slice(unsafe {
+                                core::slice::from_raw_parts(batch.as_ptr().cast::<u64>(), n)
+                            });
+                            pos = next_pos;
+                        }
+                        Err(e) => {
+                            break Err(BulkDecodeError::new(
+                                e.kind(),
+                                got.len() + e.index(),
+                                e.offset(),
+                            ))
+                        }
+                    }
+                };
+                assert_eq!(outcome, expected, "{backend}, case {case}");
+            }
         }
     }
 }

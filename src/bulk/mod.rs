@@ -79,6 +79,18 @@ pub(crate) fn decode_uninit<T: VarInt>(
     detected_backend().decode_uninit(input, out)
 }
 
+/// [`decode_uninit`] of `input[start..]` as one batch of a longer decode
+/// (see [`Backend::decode_run_uninit`]): may stop early, may read the
+/// bytes before `start`; returns (values, position of the next varint).
+#[cfg(feature = "alloc")]
+pub(crate) fn decode_run_uninit<T: VarInt>(
+    input: &[u8],
+    start: usize,
+    out: &mut [MaybeUninit<T>],
+) -> Result<(usize, usize), BulkDecodeError> {
+    detected_backend().decode_run_uninit(input, start, out)
+}
+
 /// Decodes every varint of `input` (which must hold nothing else) into a
 /// new `Vec`. Allocates at most one `T` per input byte (the count of
 /// terminating bytes), whatever the input claims; the capacity is not

@@ -455,7 +455,8 @@ macro_rules! check_protobuf_module {
     }};
 }
 
-fn check_protobuf(stream: &[u8], values: &[u64]) {
+/// The `protobuf` module on one stream: see [`ecosystem`].
+pub fn check_protobuf(stream: &[u8], values: &[u64]) {
     check_protobuf_module!(stream, values, uint64, u64, |v| v);
     check_protobuf_module!(stream, values, uint32, u32, |v| v as u32);
     check_protobuf_module!(stream, values, int64, i64, |v| v as i64);

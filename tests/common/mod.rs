@@ -771,3 +771,14 @@ pub fn check_encode_zigzag<S: TestSigned>(backends: &[Backend], value: S) {
 
 pub mod differential;
 pub mod ecosystem;
+
+/// A fixed-seed xorshift64 generator (Marsaglia's 13, 7, 17 triple): the
+/// random inputs of the tests, the same on every run.
+pub fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}

@@ -246,5 +246,23 @@ pub unsafe fn decode_slice<T: VarInt>(
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
     // SAFETY: this function enables every feature `Avx2` uses.
-    unsafe { decode_slice_with::<Avx2, T>(input, out) }
+    unsafe { decode_slice_with::<Avx2, T, false>(input, 0, out) }
+}
+
+/// Decodes varints from `input[start..]` into `out` as one batch of a
+/// longer decode: it may stop before either is exhausted (leaving the last
+/// bytes or slots to the next call, which always makes progress) and it
+/// may read the 9 bytes before `start`. Returns (values written, position
+/// of the next varint); errors count their offset from `input`'s start.
+///
+/// # Safety
+/// The CPU must support AVX2, BMI1, BMI2, POPCNT and LZCNT.
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+pub unsafe fn decode_run<T: VarInt>(
+    input: &[u8],
+    start: usize,
+    out: &mut [MaybeUninit<T>],
+) -> Result<(usize, usize), BulkDecodeError> {
+    // SAFETY: this function enables every feature `Avx2` uses.
+    unsafe { decode_slice_with::<Avx2, T, true>(input, start, out) }
 }

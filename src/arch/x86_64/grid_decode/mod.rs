@@ -549,32 +549,47 @@ enum Exit {
 }
 
 /// The decoder shared by both flavours; see the module documentation.
+/// Decodes from `input[start..]` into `out`; returns (values, position of
+/// the next varint in `input`), and errors with the index in `out` and the
+/// offset in `input`. With `PARTIAL` (a caller that decodes a long input
+/// a batch at a time: a packed field through a stack buffer), it stops
+/// where whole blocks no longer fit, leaving the last bytes or slots to
+/// the next call, and takes the bytes before `start` as the first
+/// window's (no scalar head): the batches then run at the blocks' speed.
+/// A call that decodes nothing that way decodes the rest as usual, so
+/// every call makes progress.
 ///
 /// # Safety
 /// The CPU must support the features `K`'s operations use.
 #[inline(always)]
-pub(super) unsafe fn decode_slice_with<K: Kernel, T: VarInt>(
+pub(super) unsafe fn decode_slice_with<K: Kernel, T: VarInt, const PARTIAL: bool>(
     input: &[u8],
+    start: usize,
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
     let len = input.len();
     let out_len = out.len();
     let src = input.as_ptr();
-    let (mut written, mut q) = if len >= MASK_BYTES
+    debug_assert!(start <= len);
+    let (mut written, mut q) = if len - start >= MASK_BYTES
         && out_len >= MASK_BYTES
-        // SAFETY: 64 bytes are readable at the start (checked first); CPU (caller).
-        && unsafe { K::mask64(src) } == 0
+        // SAFETY: 64 bytes are readable at `start` (checked first); CPU (caller).
+        && unsafe { K::mask64(src.add(start)) } == 0
     {
         // A field of enums or bools: no scalar head (the one-byte steps
         // need no window before them).
-        let (mut written, mut q) = (0, 0);
-        // SAFETY: 64 one-byte varints at 0 (the mask), 64 free slots; CPU (caller).
+        let (mut written, mut q) = (0, start);
+        // SAFETY: 64 one-byte varints at q (the mask), 64 free slots; CPU (caller).
         unsafe { ones_run::<K, T>(input, out, &mut q, &mut written) };
         (written, q)
+    } else if PARTIAL && start >= BEFORE {
+        // The window before the first chunk is in `input`.
+        (0, start)
     } else {
         // 9 values one by one: after them at least 9 bytes precede the
         // position, so the first window [q - 9, q + 7) starts inside `input`.
-        tail_values(input, 0, out, 0, BEFORE)?
+        let (n, consumed) = tail_values(input, start, out, 0, BEFORE)?;
+        (n, start + consumed)
     };
     if q < BEFORE {
         // Either `out` or `input` ran out (or both).
@@ -692,6 +707,10 @@ pub(super) unsafe fn decode_slice_with<K: Kernel, T: VarInt>(
         }
     }
     let pos = q - carry_128 / 128;
+    if PARTIAL && written > 0 {
+        // The caller's next call takes the rest, with a fresh `out`.
+        return Ok((written, pos));
+    }
     let (n, consumed) = tail_values(input, pos, out, written, usize::MAX)?;
     Ok((written + n, pos + consumed))
 }

@@ -241,5 +241,23 @@ pub unsafe fn decode_slice<T: VarInt>(
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
     // SAFETY: this function enables every feature `Ssse3` uses.
-    unsafe { decode_slice_with::<Ssse3, T>(input, out) }
+    unsafe { decode_slice_with::<Ssse3, T, false>(input, 0, out) }
+}
+
+/// Decodes varints from `input[start..]` into `out` as one batch of a
+/// longer decode: it may stop before either is exhausted (leaving the last
+/// bytes or slots to the next call, which always makes progress) and it
+/// may read the 9 bytes before `start`. Returns (values written, position
+/// of the next varint); errors count their offset from `input`'s start.
+///
+/// # Safety
+/// The CPU must support SSSE3 and POPCNT.
+#[target_feature(enable = "ssse3,popcnt")]
+pub unsafe fn decode_run<T: VarInt>(
+    input: &[u8],
+    start: usize,
+    out: &mut [MaybeUninit<T>],
+) -> Result<(usize, usize), BulkDecodeError> {
+    // SAFETY: this function enables every feature `Ssse3` uses.
+    unsafe { decode_slice_with::<Ssse3, T, true>(input, start, out) }
 }
