@@ -469,8 +469,13 @@ fn decode_packed_wide<V>(
     Ok(decoded)
 }
 
-/// The payload length of `values` as packed varints.
+/// The payload length of `values` as packed varints. The 32-bit (and
+/// `bool`) types' wire values are below 2^32 or sign-extended (`int32`,
+/// `enum`), which the vectorized sum of `encoded_len_32_sum` takes.
 fn encoded_len_packed_with<V: Copy>(values: &[V], to_wire: impl Fn(V) -> u64) -> usize {
+    if size_of::<V>() <= 4 {
+        return crate::arch::scalar::sizes::encoded_len_32_sum(values, to_wire);
+    }
     values
         .iter()
         .map(|&value| crate::encoded_len(to_wire(value)))

@@ -15,7 +15,8 @@ name `prost`, so prost's own tests and doc tests build unchanged):
                     varint-turbo's decode::<u64> / BufMutVarint::put_varint /
                     encoded_len_u64
     prost-vt-bulk   prost-vt plus packed varint fields through
-                    varint_turbo::protobuf::*::{decode_packed, encode_packed}
+                    varint_turbo::protobuf::*::{decode_packed, put_packed,
+                    encoded_len_packed}
 
 Every edit is an exact text replacement that must match exactly once; if
 one does not (another prost version, a changed file), the script stops and
@@ -254,6 +255,15 @@ ENCODE_PACKED_NEW = """                encode_key(tag, WireType::LengthDelimited
             }
 """
 
+ENCODED_LEN_PACKED_OLD = """                    let len = values.iter()
+                                    .map(|$to_uint64_value| encoded_len_varint($to_uint64))
+                                    .sum::<usize>();
+"""
+ENCODED_LEN_PACKED_NEW = """                    // [prost-harness vt-bulk] varint-turbo's packed payload
+                    // length (a vectorized sum for the 32-bit types).
+                    let len = ::varint_turbo::protobuf::$proto_ty::encoded_len_packed(values);
+"""
+
 
 def source_edits(variant):
     """(file, what, old, new) for a variant."""
@@ -273,6 +283,7 @@ def source_edits(variant):
         edits += [
             ("src/encoding.rs", "vt-bulk: packed merge_repeated", MERGE_REPEATED_OLD, MERGE_REPEATED_NEW),
             ("src/encoding.rs", "vt-bulk: encode_packed", ENCODE_PACKED_OLD, ENCODE_PACKED_NEW),
+            ("src/encoding.rs", "vt-bulk: encoded_len_packed", ENCODED_LEN_PACKED_OLD, ENCODED_LEN_PACKED_NEW),
         ]
     return edits
 

@@ -34,11 +34,49 @@ pub(crate) fn count_varints_portable(input: &[u8]) -> usize {
     total
 }
 
-/// [`encoded_len_sum`](crate::encoded_len_sum) one value at a time (Go's branch-free formula).
+/// [`encoded_len_sum`](crate::encoded_len_sum) without SIMD intrinsics.
+/// Types of up to 32 bits: [`encoded_len_32_sum`]. `u64`: one value at a
+/// time (Go's branch-free formula from the bit length; 64-bit comparisons
+/// do not vectorize on the x86-64 baseline, which has no `pcmpgtq`).
 #[inline(always)]
 pub(crate) fn encoded_len_sum_portable<T: VarInt>(values: &[T]) -> usize {
+    if size_of::<T>() <= 4 {
+        return encoded_len_32_sum(values, |value| value.to_u64());
+    }
     values
         .iter()
         .map(|&value| scalar::encoded_len(value.to_u64()))
         .sum()
+}
+
+/// The summed encoded lengths of `wire(value)` for `values` whose wire
+/// value is below 2^32 or, like a negative protobuf `int32`, sign-extended
+/// to 64 bits (10 bytes). With `low` the low 32 bits, the length is 1,
+/// plus one for each 7-bit boundary `low` reaches (2^7, 2^14, 2^21, 2^28),
+/// plus 5 if the high half is not zero: comparisons with constants that
+/// the compiler vectorizes (SSE2 on the x86-64 baseline; the bit-length
+/// formula needs a `lzcnt` per value, which x86 has no vector form of
+/// before AVX-512). 3.5x faster on 1,000 `u32`s (1.27 -> 0.37 ns per
+/// value, default build, Zen 1 host). Sums in `u32` lanes, 2^16 values
+/// (at most 10 bytes each) at a time.
+#[inline(always)]
+pub(crate) fn encoded_len_32_sum<V: Copy>(values: &[V], wire: impl Fn(V) -> u64) -> usize {
+    let mut total = 0usize;
+    for chunk in values.chunks(1 << 16) {
+        let mut lanes = 0u32;
+        for &value in chunk {
+            let wire = wire(value);
+            debug_assert!(wire <= u64::from(u32::MAX) || wire >= 1 << 63);
+            let low = wire as u32;
+            let high = u32::from(wire >> 32 != 0);
+            lanes += 1
+                + u32::from(low >= 1 << 7)
+                + u32::from(low >= 1 << 14)
+                + u32::from(low >= 1 << 21)
+                + u32::from(low >= 1 << 28)
+                + 5 * high;
+        }
+        total += lanes as usize;
+    }
+    total
 }
