@@ -219,7 +219,17 @@ fn padded_blocks<T: VarInt, const PEXT: bool>(
             at += bytes;
             continue;
         }
-        let (values, start, stopped) = run_values::<T, PEXT>(&padded, ends, slots);
+        // Runs of 1-byte values pay for the run steps' spare stores only
+        // where most values are 1-byte ones (counts, enums: 95% 1-byte,
+        // W = 64: 279 -> 135 ns per call); on mixed lengths (the protobuf
+        // mix, int32 with negatives, timestamps) one value per step is
+        // 15-30% faster at W = 16-64. The cut: 7 of 8 real bytes end a
+        // varint.
+        let (values, start, stopped) = if 8 * ends.count_ones() as usize >= 7 * bytes {
+            run_values::<T, PEXT>(&padded, ends, slots)
+        } else {
+            one_by_one::<T, PEXT>(&padded, ends, slots)
+        };
         n += values;
         at += start;
         if stopped || start == 0 {
