@@ -220,6 +220,32 @@ fn two_byte_runs_then_any_varint() {
     }
 }
 
+/// Inputs of 17..=24 bytes that are mostly 1-byte varints (the API takes
+/// the byte loop for them): one longer, overflowing, overlong or cut-off
+/// varint at every position, into outputs of every length.
+#[test]
+fn mostly_one_byte_inputs_of_17_to_24_bytes() {
+    let backends = bulk_backends();
+    let odd: [&[u8]; 5] = [
+        &[0x81, 0x01],
+        &[0xff, 0xff, 0x03],
+        &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01],
+        &[0xff; 11],
+        &[0x80],
+    ];
+    for len in 17..=24usize {
+        for bytes in odd {
+            for at in 0..=len - bytes.len() {
+                let mut input: Vec<u8> = (0..len).map(|i| (i * 37 % 128) as u8).collect();
+                input.splice(at..at + bytes.len(), bytes.iter().copied());
+                for out_len in [0, 1, at, at + 1, len - 2, len] {
+                    check_all_types(&backends, &input, out_len);
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn mixed_streams_with_injected_errors() {
     let backends = bulk_backends();
