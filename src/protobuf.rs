@@ -464,7 +464,7 @@ fn decode_packed_wide<V>(
         decoded += values;
         // Every call with bytes and room left decodes a value or fails.
         debug_assert!(next > pos);
-        pos = next;
+        pos = next.min(payload.len());
     }
     Ok(decoded)
 }

@@ -144,6 +144,10 @@ impl Backend {
             self.is_supported(),
             "the {self} backend is not supported by this CPU"
         );
+        if start >= input.len() {
+            // Nothing left (the kernels compute `input.len() - start`).
+            return Ok((0, input.len()));
+        }
         let (values, next) = match self {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the CPU supports the backend (checked above).

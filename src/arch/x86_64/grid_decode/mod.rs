@@ -764,6 +764,9 @@ unsafe fn ones_run<K: Kernel, T: VarInt>(
     if left > 0
         && left < 32
         && len - 32 >= run_start
+        // One slot per byte since `run_start`: at least 32 - left slots
+        // before `written` hold this run's values (checked, not assumed).
+        && *written >= 32 - left
         && *written + left <= out_len
         // SAFETY: len >= 32 (run_start + 32 <= len, caller).
         && unsafe { K::all_ends_32(src.add(len - 32)) }
