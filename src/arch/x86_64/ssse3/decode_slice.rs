@@ -252,6 +252,8 @@ pub unsafe fn decode_slice<T: VarInt>(
 ///
 /// # Safety
 /// The CPU must support SSSE3 and POPCNT.
+// Its only caller, the packed-field decoder, needs `alloc`.
+#[cfg(feature = "alloc")]
 #[target_feature(enable = "ssse3,popcnt")]
 pub unsafe fn decode_run<T: VarInt>(
     input: &[u8],
