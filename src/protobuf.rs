@@ -381,9 +381,9 @@ fn decode_packed_with<V, N: crate::VarInt>(
     let decoded = decoded.min(slots);
     let base = spare.as_mut_ptr();
     for i in 0..decoded {
-        // SAFETY: slot i < decoded is inside the spare capacity and was
-        // initialized as an `N` by the decoder; it is read, then
-        // overwritten by the `V` (same size and alignment).
+        // Slot i < decoded is inside the spare capacity and was initialized
+        // as an `N` by the decoder; it is read, then overwritten by the `V`.
+        // SAFETY: hence the read and the write are valid (same size and alignment).
         unsafe {
             let n = base.add(i).cast::<N>().read();
             base.add(i).write(MaybeUninit::new(from_wire(n.to_u64())));

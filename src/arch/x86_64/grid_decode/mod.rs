@@ -687,8 +687,8 @@ pub(super) unsafe fn decode_slice_with<K: Kernel, T: VarInt, const PARTIAL: bool
                 unsafe { ones_run::<K, T>(input, out, &mut q, &mut written) };
             }
             Exit::Twos => {
-                // SAFETY: q >= BEFORE (the blocks start there); CPU (caller).
                 let q_before = q;
+                // SAFETY: q >= BEFORE (the blocks start there); CPU (caller).
                 carry_128 =
                     unsafe { twos_run::<K, T>(input, out, &mut q, &mut written, carry_128) };
                 debug_assert!(q > q_before, "a two-byte run decodes at least one block");
@@ -842,10 +842,10 @@ unsafe fn twos_run<K: Kernel, T: VarInt>(
         if mask & (mask << 1 | before) != 0 {
             break;
         }
-        // SAFETY: q + 64 <= len and written + 64 <= out_len (loop
-        // condition), q >= 8 (caller): the groups' windows read
-        // src[q - 8..q + 64] and their stores write 8 slots at most 56
-        // values past `written`; CPU (caller).
+        // q + 64 <= len and written + 64 <= out_len (loop condition), q >= 8
+        // (caller): the groups' windows read src[q - 8..q + 64] and their
+        // stores write 8 slots at most 56 values past `written`.
+        // SAFETY: hence every access below is in bounds; CPU (caller).
         unsafe {
             let at = src.add(*q);
             let mut w = dst.add(*written);
