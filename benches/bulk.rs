@@ -1444,9 +1444,9 @@ mod short {
             "| field/op | W | auto ns/call | prost ns/call | byte-loop ns/call | auto vs prost \
              | auto vs byte-loop | fastest backend, ns/call | auto / fastest | decode_all vs prost \
              | count_varints vs prost | decode_packed vs prost | auto M values/s \
-             | write-ceiling M values/s |"
+             | write-ceiling M values/s | every backend, ns/call |"
         );
-        println!("|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|");
+        println!("|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|");
         let ours = [
             "auto",
             "decode_all",
@@ -1505,13 +1505,21 @@ mod short {
                     let packed = (0..n)
                         .find(|&k| contenders[k].name().contains("::"))
                         .map(median);
+                    // Every forced backend, for choosing auto's backend per CPU.
+                    let every: Vec<String> = (0..n)
+                        .filter(|&k| {
+                            let name = contenders[k].name();
+                            !ours.contains(&name) && !name.contains("::")
+                        })
+                        .map(|k| format!("{} {:.1}", contenders[k].name(), median(k)))
+                        .collect();
                     let (best_cell, ratio_cell) = match &best {
                         Some((name, t)) => (format!("{name} {t:.1}"), format!("{:.2}", auto / t)),
                         None => ("-".into(), "-".into()),
                     };
                     println!(
                         "| {}/{op} | {w} | {auto:.1} | {prost:.1} | {bytes:.1} | {:.2}x | {:.2}x \
-                         | {best_cell} | {ratio_cell} | {} | {} | {} | {:.0} | {} |",
+                         | {best_cell} | {ratio_cell} | {} | {} | {} | {:.0} | {} | {} |",
                         shape.name,
                         prost / auto,
                         bytes / auto,
@@ -1521,6 +1529,11 @@ mod short {
                         w as f64 * 1e3 / auto,
                         ns("write-ceiling")
                             .map_or("-".into(), |t| format!("{:.0}", w as f64 * 1e3 / t)),
+                        if every.is_empty() {
+                            "-".into()
+                        } else {
+                            every.join(", ")
+                        },
                     );
                 }
             }

@@ -79,12 +79,89 @@ fn cpuid_pdep_is_fast() -> bool {
     if leaf7.ebx & (1 << 8) == 0 {
         return false;
     }
+    !pdep_is_microcoded(&vendor(&leaf0), display_family(leaf1.eax))
+}
+
+/// The vendor string of CPUID leaf 0 ("AuthenticAMD", "GenuineIntel", ...).
+#[cfg(target_arch = "x86_64")]
+fn vendor(leaf0: &core::arch::x86_64::CpuidResult) -> [u8; 12] {
     let mut vendor = [0u8; 12];
     vendor[..4].copy_from_slice(&leaf0.ebx.to_le_bytes());
     vendor[4..8].copy_from_slice(&leaf0.edx.to_le_bytes());
     vendor[8..].copy_from_slice(&leaf0.ecx.to_le_bytes());
-    let family = display_family(leaf1.eax);
-    !pdep_is_microcoded(&vendor, family)
+    vendor
+}
+
+/// 0 = not yet computed, 1 = no, 2 = yes.
+#[cfg(target_arch = "x86_64")]
+static SPLITS_256: AtomicU8 = AtomicU8::new(0);
+
+/// Whether this CPU executes 256-bit AVX2 operations as two 128-bit halves
+/// (AMD Zen and Zen+, Hygon Dhyana: family 0x17 models below 0x30, family
+/// 0x18), where the SSSE3 bulk decoder's 1- and 2-byte runs beat the AVX2
+/// ones (BENCHMARKS.md, "Session of 2026-11-26 (4)"). From CPUID once,
+/// then cached; `false` off x86-64.
+#[inline(always)]
+pub(crate) fn splits_256_bit_ops() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        match SPLITS_256.load(Ordering::Relaxed) {
+            2 => true,
+            1 => false,
+            _ => splits_256_bit_ops_first_call(),
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[cold]
+#[inline(never)]
+fn splits_256_bit_ops_first_call() -> bool {
+    let splits = cpuid_splits_256_bit_ops();
+    SPLITS_256.store(if splits { 2 } else { 1 }, Ordering::Relaxed);
+    splits
+}
+
+/// Reads CPUID leaves 0 and 1: the vendor, family and model.
+// `__cpuid` is a safe function in recent Rust releases and `unsafe` in
+// older ones, such as 1.85 (the MSRV).
+#[allow(unused_unsafe)]
+#[cfg(target_arch = "x86_64")]
+fn cpuid_splits_256_bit_ops() -> bool {
+    use core::arch::x86_64::__cpuid;
+    // SAFETY: CPUID leaves 0 and 1 exist on every x86-64 CPU.
+    let (leaf0, leaf1) = unsafe { (__cpuid(0), __cpuid(1)) };
+    has_split_256_bit_units(
+        &vendor(&leaf0),
+        display_family(leaf1.eax),
+        display_model(leaf1.eax),
+    )
+}
+
+/// AMD Zen/Zen+ (family 0x17, models 0x00-0x2F; Zen 2 starts at 0x30) and
+/// Hygon Dhyana (family 0x18, a Zen derivative) have 128-bit vector units.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) fn has_split_256_bit_units(vendor: &[u8; 12], family: u32, model: u32) -> bool {
+    matches!(
+        (vendor, family),
+        (b"AuthenticAMD", 0x17) if model < 0x30
+    ) || (vendor == b"HygonGenuine" && family == 0x18)
+}
+
+/// The "display model" of CPUID leaf 1 EAX: base model, plus the extended
+/// model shifted in when the base family is 0x6 or 0xF (Intel SDM vol. 2A,
+/// CPUID; AMD APM vol. 3).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) fn display_model(eax: u32) -> u32 {
+    let base = (eax >> 4) & 0xf;
+    match (eax >> 8) & 0xf {
+        0x6 | 0xf => base | ((eax >> 16) & 0xf) << 4,
+        _ => base,
+    }
 }
 
 /// The "display family" of CPUID leaf 1 EAX: base family, plus the extended
@@ -128,6 +205,21 @@ mod tests {
         assert!(pdep_is_microcoded(b"HygonGenuine", 0x18));
         assert!(!pdep_is_microcoded(b"AuthenticAMD", 0x19));
         assert!(!pdep_is_microcoded(b"GenuineIntel", 6));
+    }
+
+    #[test]
+    fn model_decoding_and_split_units() {
+        // EPYC-Rome (Zen 2): model 0x31. EPYC 7601 (Zen 1): 0x00800f12, model 0x01.
+        assert_eq!(display_model(0x0083_0f10), 0x31);
+        assert_eq!(display_model(0x0080_0f12), 0x01);
+        // Haswell: family 6, model 0x3c.
+        assert_eq!(display_model(0x0003_06c3), 0x3c);
+        assert!(has_split_256_bit_units(b"AuthenticAMD", 0x17, 0x01));
+        assert!(has_split_256_bit_units(b"AuthenticAMD", 0x17, 0x08));
+        assert!(has_split_256_bit_units(b"HygonGenuine", 0x18, 0x00));
+        assert!(!has_split_256_bit_units(b"AuthenticAMD", 0x17, 0x31));
+        assert!(!has_split_256_bit_units(b"AuthenticAMD", 0x19, 0x01));
+        assert!(!has_split_256_bit_units(b"GenuineIntel", 6, 0x3c));
     }
 
     #[test]

@@ -184,15 +184,31 @@ impl Backend {
             self.is_supported(),
             "the {self} backend is not supported by this CPU"
         );
+        // SAFETY: checked just above.
+        unsafe { self.decode_uninit_supported(input, out) }
+    }
+
+    /// [`Backend::decode_uninit`] without its support check, for the
+    /// dispatch, which only picks supported backends (a dozen instructions
+    /// less per call, which shows on inputs of a few dozen bytes).
+    ///
+    /// # Safety
+    /// The CPU must support the backend ([`is_supported`](Self::is_supported)).
+    #[inline]
+    pub(crate) unsafe fn decode_uninit_supported<T: VarInt>(
+        self,
+        input: &[u8],
+        out: &mut [MaybeUninit<T>],
+    ) -> Result<(usize, usize), BulkDecodeError> {
         match self {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the CPU supports the backend (checked above).
+            // SAFETY: the CPU supports the backend (caller).
             Backend::Ssse3 => unsafe { x86_64::ssse3::decode_slice::decode_slice(input, out) },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the CPU supports the backend (checked above).
+            // SAFETY: the CPU supports the backend (caller).
             Backend::Avx2 => unsafe { x86_64::avx2::decode_slice::decode_slice(input, out) },
             #[cfg(all(target_arch = "x86_64", varint_turbo_avx512))]
-            // SAFETY: the CPU supports the backend (checked above).
+            // SAFETY: the CPU supports the backend (caller).
             Backend::Avx512Vbmi2 => unsafe {
                 x86_64::avx512::decode_slice::decode_slice(input, out)
             },
@@ -349,6 +365,7 @@ static DETECTED: AtomicU8 = AtomicU8::new(0);
 /// println!("bulk backend: {backend}");
 /// ```
 #[must_use]
+#[inline]
 pub fn detected_backend() -> Backend {
     match DETECTED.load(Ordering::Relaxed) {
         1 => Backend::Scalar,
@@ -356,16 +373,21 @@ pub fn detected_backend() -> Backend {
         3 => Backend::Avx2,
         4 => Backend::Avx512Vbmi2,
         5 => Backend::Neon,
-        _ => {
-            let backend = Backend::ALL
-                .into_iter()
-                .rev()
-                .find(|backend| backend.is_supported());
-            let backend = backend.unwrap_or(Backend::Scalar);
-            DETECTED.store(backend as u8 + 1, Ordering::Relaxed);
-            backend
-        }
+        _ => detect_backend(),
     }
+}
+
+/// The first call of [`detected_backend`]: detects and caches.
+#[cold]
+#[inline(never)]
+fn detect_backend() -> Backend {
+    let backend = Backend::ALL
+        .into_iter()
+        .rev()
+        .find(|backend| backend.is_supported());
+    let backend = backend.unwrap_or(Backend::Scalar);
+    DETECTED.store(backend as u8 + 1, Ordering::Relaxed);
+    backend
 }
 
 #[cfg(all(test, feature = "alloc"))]

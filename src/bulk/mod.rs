@@ -11,7 +11,9 @@ use alloc::vec::Vec;
 use core::mem::MaybeUninit;
 
 use crate::arch::as_uninit;
-use crate::arch::scalar::decode_slice::{bytewise_values, decode_slice_scalar, BYTEWISE_MAX_BYTES};
+use crate::arch::scalar::decode_slice::{
+    bytewise_values, decode_slice_scalar, first_16_terminators, BYTEWISE_MAX_BYTES,
+};
 use crate::arch::scalar::encode_slice::encode_slice_into_scalar;
 use crate::arch::scalar::sizes::{count_varints_portable, encoded_len_sum_portable};
 pub use crate::error::BulkDecodeError;
@@ -27,13 +29,89 @@ const SCALAR_CUTOFF_BYTES: usize = 64;
 
 /// Decode inputs shorter than this take the scalar backend (the byte loop
 /// up to 16 bytes, then its bitmap blocks) instead of the detected SIMD
-/// one, whose set-up and value-by-value head and tail cost more below it.
-/// Measured on a Zen 2 (BENCHMARKS.md, "Short inputs"): the scalar backend
-/// is faster up to 109-218 bytes of the u32 mix (1.26-1.65x), 179 bytes of
-/// the int32 shape with 10% negatives, 83 bytes of near-zero sint32s
-/// (1.63x), and on every size of 1-byte and of 3-byte values; AVX2 wins
-/// from 134 bytes of 95% 1-byte counts and 435 bytes of the mix.
+/// one, whose set-up and value-by-value head and tail cost more below it,
+/// unless their first 16 bytes show only short varints
+/// ([`decode_backend`]). Measured on a Zen 2 (BENCHMARKS.md, "Short
+/// inputs"): the scalar backend is faster up to 109-218 bytes of the u32
+/// mix (1.26-1.65x), 179 bytes of the int32 shape with 10% negatives;
+/// AVX2 wins from 435 bytes of the mix. On Zen 1 (BENCHMARKS.md, "Session
+/// of 2026-11-26 (4)") AVX2 wins the mix from about 290 bytes.
 const DECODE_SCALAR_CUTOFF_BYTES: usize = 256;
+
+/// From this many bytes, an input whose first 16 bytes hold only 1- and
+/// 2-byte varints takes the SSSE3/AVX2 backend, whose 1- and 2-byte runs
+/// beat the scalar blocks there (Zen 1, 96-192 values: 95% 1-byte counts
+/// 1.3-1.8x, near-zero sint32s 1.2-1.9x); an input of 1-byte varints only
+/// takes it from [`ONE_BYTE_SIMD_MIN_BYTES`].
+const SHORT_VARINTS_SIMD_MIN_BYTES: usize = 96;
+
+/// See [`SHORT_VARINTS_SIMD_MIN_BYTES`] (64 enum values: 1.13-1.25x).
+const ONE_BYTE_SIMD_MIN_BYTES: usize = 64;
+
+/// Below this many bytes, an input whose first 16 bytes hold at most
+/// [`LONG_VARINTS_MAX_SHORT`] varints of 1 or 2 bytes stays on the scalar
+/// backend even past [`DECODE_SCALAR_CUTOFF_BYTES`]: its one word step per
+/// value, whatever the value's length, beats the SSSE3/AVX2 fixed-grid
+/// decoder, which is fast on 1- and 2-byte varints and slower per byte on
+/// the others (Zen 1, 32-256 values: 8-10-byte ids 1.08-1.29x; 256-1024
+/// values: 2-4-byte timestamp deltas 1.09-1.19x, values uniform in bit
+/// width 1-32 1.01-1.14x; the Zen 2 measurements found the same on 3-byte
+/// values). Past it the two are within a few percent.
+const LONG_VARINTS_SCALAR_MAX_BYTES: usize = 4096;
+
+/// See [`LONG_VARINTS_SCALAR_MAX_BYTES`]. In 16 bytes: values uniform in
+/// bit width 1-32 have about 2.5 varints of 1-2 bytes (of 6), timestamp
+/// deltas about 2, ids none; int32s with 10% negatives (2-byte values and
+/// 10-byte varints, which AVX2 decodes 1.7x faster than the scalar
+/// backend) about 5, the u32 mix about 8.
+const LONG_VARINTS_MAX_SHORT: u32 = 3;
+
+/// The backend that decodes `input` (more than [`BYTEWISE_MAX_BYTES`])
+/// fastest on this CPU, whose best supported backend is `detected`:
+/// judged from the input's length and, for the SSSE3 and AVX2 backends,
+/// the varint lengths in its first 16 bytes (a sample of one SSE2
+/// `pmovmskb` and a few bit operations; a wrong guess costs speed, never
+/// correctness: every backend gives the scalar reference's results).
+#[inline(always)]
+fn decode_backend(input: &[u8], detected: Backend) -> Backend {
+    let short = input.len() < DECODE_SCALAR_CUTOFF_BYTES;
+    if !matches!(detected, Backend::Ssse3 | Backend::Avx2) {
+        return if short { Backend::Scalar } else { detected };
+    }
+    let Some(ends) = first_16_terminators(input) else {
+        return Backend::Scalar;
+    };
+    let continues = !ends;
+    if continues & (continues << 1) == 0 {
+        // Only 1- and 2-byte varints (no two continuation bytes in a row).
+        let simd_from = if continues == 0 {
+            ONE_BYTE_SIMD_MIN_BYTES
+        } else {
+            SHORT_VARINTS_SIMD_MIN_BYTES
+        };
+        if input.len() < simd_from {
+            return Backend::Scalar;
+        }
+        // On 128-bit vector units the SSSE3 runs are the faster ones
+        // (Zen 1: 1-byte varints 1.13-1.24x, 95% 1-byte counts 1.00-1.07x).
+        return if crate::cpu::splits_256_bit_ops() && Backend::Ssse3.is_supported() {
+            Backend::Ssse3
+        } else {
+            detected
+        };
+    }
+    // Varints of 1 or 2 bytes: ends with an end (or the input's start)
+    // one or two bytes before them.
+    let short_varints = ends & (ends << 1 | 1 | ends << 2 | 3);
+    if short
+        || (input.len() < LONG_VARINTS_SCALAR_MAX_BYTES
+            && short_varints.count_ones() <= LONG_VARINTS_MAX_SHORT)
+    {
+        Backend::Scalar
+    } else {
+        detected
+    }
+}
 
 /// Decodes consecutive varints from the start of `input` into `out` until
 /// `out` is full or `input` is exhausted; returns (values written, bytes
@@ -75,10 +153,13 @@ pub(crate) fn decode_uninit<T: VarInt>(
     {
         return bytewise_values(input, out);
     }
-    if input.len() < DECODE_SCALAR_CUTOFF_BYTES {
-        return decode_slice_scalar(input, out);
+    match decode_backend(input, detected_backend()) {
+        Backend::Scalar => decode_slice_scalar(input, out),
+        // SAFETY: `decode_backend` returns the detected backend (supported
+        // by `detected_backend`'s definition), the scalar one or a backend
+        // whose support it checked.
+        backend => unsafe { backend.decode_uninit_supported(input, out) },
     }
-    detected_backend().decode_uninit(input, out)
 }
 
 /// [`decode_uninit`] of `input[start..]` as one batch of a longer decode

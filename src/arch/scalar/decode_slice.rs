@@ -659,6 +659,33 @@ fn lowest_bit(bits: u64) -> Option<usize> {
     }
 }
 
+/// Bit `i` set if `input[i]` ends a varint, for its first 16 bytes; `None`
+/// if `input` is shorter: the sample from which the bulk dispatch guesses
+/// the lengths of an input's varints. One SSE2 `pmovmskb` on x86-64 (a
+/// 64-byte sample cost 7 ns more per call on Zen 1, touching the input's
+/// later cache lines before the kernel does).
+#[inline(always)]
+pub(crate) fn first_16_terminators(input: &[u8]) -> Option<u16> {
+    let first = input.first_chunk::<16>()?;
+    #[cfg(all(target_arch = "x86_64", not(varint_turbo_force_scalar)))]
+    {
+        use core::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_movemask_epi8};
+        // SAFETY: 16 readable bytes, no alignment needed; SSE2 is baseline.
+        let continues =
+            unsafe { _mm_movemask_epi8(_mm_loadu_si128(first.as_ptr().cast::<__m128i>())) };
+        Some(!(continues as u16))
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(varint_turbo_force_scalar))))]
+    {
+        Some(
+            first
+                .iter()
+                .enumerate()
+                .fold(0u16, |mask, (i, &byte)| mask | u16::from(byte < 0x80) << i),
+        )
+    }
+}
+
 /// Bit `i` set if `block[i]` has no continuation bit (ends a varint).
 ///
 /// x86-64: four SSE2 `pmovmskb` (SSE2 is in the x86-64 baseline), about 15
