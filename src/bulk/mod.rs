@@ -61,9 +61,12 @@ const LONG_VARINTS_SCALAR_MAX_BYTES: usize = 4096;
 
 /// See [`LONG_VARINTS_SCALAR_MAX_BYTES`]. In 16 bytes: values uniform in
 /// bit width 1-32 have about 2.5 varints of 1-2 bytes (of 6), timestamp
-/// deltas about 2, ids none; int32s with 10% negatives (2-byte values and
-/// 10-byte varints, which AVX2 decodes 1.7x faster than the scalar
-/// backend) about 5, the u32 mix about 8.
+/// deltas about 2, the u32 mix about 8. int32s with 10% negatives (2-byte
+/// values and 10-byte varints, which the SIMD backends decode 1.7x faster
+/// than the scalar one, whose branches mispredict on the mix) have 8, or 3
+/// beside a 10-byte varint: a sample with a varint of 6 bytes or more and
+/// any short one goes to the SIMD backend (ids of 8-10 bytes, with no
+/// short varint, stay scalar).
 const LONG_VARINTS_MAX_SHORT: u32 = 3;
 
 /// The backend that decodes `input` (more than [`BYTEWISE_MAX_BYTES`])
@@ -92,9 +95,14 @@ fn decode_backend(input: &[u8], detected: Backend) -> Backend {
         if input.len() < simd_from {
             return Backend::Scalar;
         }
-        // On 128-bit vector units the SSSE3 runs are the faster ones
-        // (Zen 1: 1-byte varints 1.13-1.24x, 95% 1-byte counts 1.00-1.07x).
-        return if crate::cpu::splits_256_bit_ops() && Backend::Ssse3.is_supported() {
+        // On 128-bit vector units the SSSE3 1-byte runs are the faster
+        // ones (Zen 1: 1.13-1.24x; on 95% 1-byte counts 1.00-1.07x, on the
+        // u32 mix, whose first 16 bytes are 1-2-byte varints one time in
+        // five, 0.90-0.95x: only a sample of 1-byte varints picks SSSE3).
+        return if continues == 0
+            && crate::cpu::splits_256_bit_ops()
+            && Backend::Ssse3.is_supported()
+        {
             Backend::Ssse3
         } else {
             detected
@@ -102,10 +110,12 @@ fn decode_backend(input: &[u8], detected: Backend) -> Backend {
     }
     // Varints of 1 or 2 bytes: ends with an end (or the input's start)
     // one or two bytes before them.
-    let short_varints = ends & (ends << 1 | 1 | ends << 2 | 3);
+    let short_varints = (ends & (ends << 1 | 1 | ends << 2 | 3)).count_ones();
+    // Five continuation bytes in a row: a varint of 6 bytes or more.
+    let long = continues & continues >> 1 & continues >> 2 & continues >> 3 & continues >> 4;
     if short
         || (input.len() < LONG_VARINTS_SCALAR_MAX_BYTES
-            && short_varints.count_ones() <= LONG_VARINTS_MAX_SHORT)
+            && (short_varints == 0 || (short_varints <= LONG_VARINTS_MAX_SHORT && long == 0)))
     {
         Backend::Scalar
     } else {
