@@ -24,9 +24,45 @@ pub fn pdep_is_fast() -> bool {
     pdep_is_fast_cached()
 }
 
-/// 0 = not yet computed, 1 = slow, 2 = fast.
+/// A yes/no fact about the running CPU, computed from CPUID on first use
+/// and cached: 0 = not yet computed, 1 = no, 2 = yes.
 #[cfg(target_arch = "x86_64")]
-static PDEP_FAST: AtomicU8 = AtomicU8::new(0);
+struct CachedFact(AtomicU8);
+
+#[cfg(target_arch = "x86_64")]
+impl CachedFact {
+    const fn new() -> Self {
+        Self(AtomicU8::new(0))
+    }
+
+    /// One relaxed load and a predicted compare once cached; `compute`
+    /// runs only on the first call (out of line).
+    #[inline(always)]
+    fn get(&self, compute: fn() -> bool) -> bool {
+        // One compare on the "yes" path (`load`, `cmp`, `ja`); a `match`
+        // on 2, 1, _ made LLVM test 1 first and cost 8 instructions per
+        // call of `pdep_is_fast_cached` (callgrind, scripts/ab-single).
+        let state = self.0.load(Ordering::Relaxed);
+        if state > 1 {
+            true
+        } else if state == 1 {
+            false
+        } else {
+            self.first_call(compute)
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn first_call(&self, compute: fn() -> bool) -> bool {
+        let yes = compute();
+        self.0.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
+        yes
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+static PDEP_FAST: CachedFact = CachedFact::new();
 
 /// [`pdep_is_fast`] for the single-value kernels' hot path: one relaxed
 /// load and a predicted compare once the answer is cached; CPUID only on
@@ -35,31 +71,12 @@ static PDEP_FAST: AtomicU8 = AtomicU8::new(0);
 pub(crate) fn pdep_is_fast_cached() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        // One compare on the path of a CPU with fast PDEP (`load`, `cmp`,
-        // `ja`); a `match` on 2, 1, _ made LLVM test 1 first and cost
-        // 8 instructions per call (callgrind, scripts/ab-single harness).
-        let state = PDEP_FAST.load(Ordering::Relaxed);
-        if state > 1 {
-            true
-        } else if state == 1 {
-            false
-        } else {
-            pdep_is_fast_first_call()
-        }
+        PDEP_FAST.get(cpuid_pdep_is_fast)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
         false
     }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[cold]
-#[inline(never)]
-fn pdep_is_fast_first_call() -> bool {
-    let fast = cpuid_pdep_is_fast();
-    PDEP_FAST.store(if fast { 2 } else { 1 }, Ordering::Relaxed);
-    fast
 }
 
 /// Reads CPUID: BMI2 present (leaf 7, EBX bit 8) and not a Zen 1/2-class core.
@@ -92,38 +109,24 @@ fn vendor(leaf0: &core::arch::x86_64::CpuidResult) -> [u8; 12] {
     vendor
 }
 
-/// 0 = not yet computed, 1 = no, 2 = yes.
 #[cfg(target_arch = "x86_64")]
-static SPLITS_256: AtomicU8 = AtomicU8::new(0);
+static SPLITS_256: CachedFact = CachedFact::new();
 
 /// Whether this CPU executes 256-bit AVX2 operations as two 128-bit halves
 /// (AMD Zen and Zen+, Hygon Dhyana: family 0x17 models below 0x30, family
-/// 0x18), where the SSSE3 bulk decoder's 1- and 2-byte runs beat the AVX2
-/// ones (BENCHMARKS.md, "Session of 2026-11-26 (4)"). From CPUID once,
-/// then cached; `false` off x86-64.
+/// 0x18), where the SSSE3 bulk decoder's 1-byte runs beat the AVX2 ones
+/// (BENCHMARKS.md, "Session of 2026-11-26 (4)"). From CPUID once, then
+/// cached; `false` off x86-64.
 #[inline(always)]
 pub(crate) fn splits_256_bit_ops() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        match SPLITS_256.load(Ordering::Relaxed) {
-            2 => true,
-            1 => false,
-            _ => splits_256_bit_ops_first_call(),
-        }
+        SPLITS_256.get(cpuid_splits_256_bit_ops)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
         false
     }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[cold]
-#[inline(never)]
-fn splits_256_bit_ops_first_call() -> bool {
-    let splits = cpuid_splits_256_bit_ops();
-    SPLITS_256.store(if splits { 2 } else { 1 }, Ordering::Relaxed);
-    splits
 }
 
 /// Reads CPUID leaves 0 and 1: the vendor, family and model.
