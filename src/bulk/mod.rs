@@ -170,10 +170,13 @@ pub(crate) fn decode_uninit<T: VarInt>(
     }
     match decode_backend(input, detected_backend()) {
         Backend::Scalar => decode_slice_scalar(input, out),
-        // SAFETY: `decode_backend` returns the detected backend (supported
-        // by `detected_backend`'s definition), the scalar one or a backend
-        // whose support it checked.
-        backend => unsafe { backend.decode_uninit_supported(input, out) },
+        // `decode_backend` returns the scalar backend, the detected one
+        // (supported by `detected_backend`'s definition) or SSSE3 after
+        // checking `is_supported`.
+        backend => {
+            // SAFETY: so the CPU supports `backend` (see just above).
+            unsafe { backend.decode_uninit_supported(input, out) }
+        }
     }
 }
 
