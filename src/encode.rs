@@ -177,10 +177,7 @@ pub fn encoded_len<T: VarInt>(value: T) -> usize {
 #[inline]
 #[must_use]
 pub const fn encoded_len_u64(value: u64) -> usize {
-    // `| 1` makes 0 one bit long (a varint has at least one byte); see
-    // `scalar::encoded_len` for the formula.
-    let bits = 64 - (value | 1).leading_zeros();
-    ((bits * 9 + 64) / 64) as usize
+    scalar::encoded_len(value)
 }
 
 /// [`encoded_len`] for `u32` as a `const fn`; see [`encoded_len_u64`].

@@ -206,6 +206,10 @@ fn boundary_values_encode_and_decode() {
             Some(v) => {
                 check_encode::<T>(backends, v);
                 assert_eq!(varint_turbo::encoded_len(v), length_of(value));
+                assert_eq!(varint_turbo::encoded_len_u64(value), length_of(value));
+                if let Ok(narrow) = u32::try_from(value) {
+                    assert_eq!(varint_turbo::encoded_len_u32(narrow), length_of(value));
+                }
                 check_decode_expecting::<T>(backends, &encoding, Ok((v, encoding.len())));
                 for trailing in [&[0x00][..], &[0xff; 12], &[0x80, 0x01]] {
                     let input = [&encoding[..], trailing].concat();
