@@ -449,6 +449,16 @@ fn put_varint_every_length_and_every_room() {
                 assert_eq!(room.put_varint(value), expected.len());
                 assert_eq!(room.len(), filled - expected.len());
                 assert_eq!(&storage[8..8 + expected.len()], expected);
+                if filled < 16 {
+                    // Less than the kernel's 16 bytes of room: exactly the
+                    // varint's bytes are written.
+                    assert!(
+                        storage[8 + expected.len()..8 + filled]
+                            .iter()
+                            .all(|&b| b == 0x5a),
+                        "&mut [u8] of {filled}: wrote past the varint"
+                    );
+                }
                 assert!(
                     storage[..8]
                         .iter()
