@@ -76,6 +76,7 @@
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
+use core::any::TypeId;
 use core::fmt;
 #[cfg(any(feature = "alloc", feature = "bytes"))]
 use core::mem::MaybeUninit;
@@ -351,7 +352,7 @@ pub fn decode_length_delimited(input: &[u8]) -> Result<(&[u8], usize), DecodeErr
 /// not fit `u32`.) At the first varint `N`'s decoder rejects, the rest goes
 /// through the 64-bit batches below, which give the exact result.
 #[cfg(feature = "alloc")]
-fn decode_packed_with<V, N: crate::VarInt>(
+fn decode_packed_with<V: 'static, N: crate::VarInt>(
     payload: &[u8],
     out: &mut Vec<V>,
     from_wire: impl Fn(u64) -> V + Copy,
@@ -362,6 +363,17 @@ fn decode_packed_with<V, N: crate::VarInt>(
             "N is stored in V's slots"
         )
     };
+    // `out` as a `Vec<bool>` when `V` is `bool` (decided at compile time).
+    if let Some(bools) = (out as &mut dyn core::any::Any).downcast_mut::<Vec<bool>>() {
+        // What writers emit for `bool` (bytes 0 and 1) is one varint per
+        // byte: no decoder needed, whatever the field's length. One OR over
+        // the bytes (vectorized) tells; any byte with its high bit set
+        // (an overlong `bool`, or an error) takes the general path.
+        if payload.iter().fold(0, |any, &byte| any | byte) < 0x80 {
+            bools.extend(payload.iter().map(|&byte| byte != 0));
+            return Ok(payload.len());
+        }
+    }
     if payload.len() <= PACKED_BATCH {
         return decode_packed_wide(payload, out, from_wire);
     }
@@ -469,10 +481,27 @@ fn decode_packed_wide<V>(
     Ok(decoded)
 }
 
-/// The payload length of `values` as packed varints. The 32-bit (and
-/// `bool`) types' wire values are below 2^32 or sign-extended (`int32`,
-/// `enum`), which the vectorized sum of `encoded_len_32_sum` takes.
-fn encoded_len_packed_with<V: Copy>(values: &[V], to_wire: impl Fn(V) -> u64) -> usize {
+/// `values` as their bytes when `V` is `bool`. A `bool` is one byte
+/// holding 0 or 1, which is also its whole varint: the packed body of
+/// `bool`s is their bytes as they are. (`TypeId`s of known types compare
+/// at compile time: no test is left in the code of any type.)
+#[inline(always)]
+fn bools_as_bytes<V: 'static>(values: &[V]) -> Option<&[u8]> {
+    if TypeId::of::<V>() != TypeId::of::<bool>() {
+        return None;
+    }
+    // SAFETY: `V` is `bool` (checked above), one byte holding 0 or 1: the
+    // same memory is a valid `[u8]` of the same length.
+    Some(unsafe { core::slice::from_raw_parts(values.as_ptr().cast::<u8>(), values.len()) })
+}
+
+/// The payload length of `values` as packed varints. The 32-bit types'
+/// wire values are below 2^32 or sign-extended (`int32`, `enum`), which
+/// the vectorized sum of `encoded_len_32_sum` takes; a `bool` is one byte.
+fn encoded_len_packed_with<V: Copy + 'static>(values: &[V], to_wire: impl Fn(V) -> u64) -> usize {
+    if let Some(bytes) = bools_as_bytes(values) {
+        return bytes.len();
+    }
     if size_of::<V>() <= 4 {
         return crate::arch::scalar::sizes::encoded_len_32_sum(values, to_wire);
     }
@@ -485,12 +514,18 @@ fn encoded_len_packed_with<V: Copy>(values: &[V], to_wire: impl Fn(V) -> u64) ->
 /// Appends the byte count and the varints of `values`; returns the bytes
 /// appended.
 #[cfg(feature = "alloc")]
-fn encode_packed_with<V: Copy>(
+fn encode_packed_with<V: Copy + 'static>(
     values: &[V],
     out: &mut Vec<u8>,
     to_wire: impl Fn(V) -> u64 + Copy,
 ) -> usize {
     let start = out.len();
+    if let Some(bytes) = bools_as_bytes(values) {
+        let (prefix, prefix_len) = crate::encode(bytes.len() as u64);
+        out.extend_from_slice(&prefix[..usize::from(prefix_len)]);
+        out.extend_from_slice(bytes);
+        return out.len() - start;
+    }
     let payload_len = encoded_len_packed_with(values, to_wire);
     let (prefix, prefix_len) = crate::encode(payload_len as u64);
     let prefix = &prefix[..usize::from(prefix_len)];
@@ -523,7 +558,7 @@ fn encode_packed_with<V: Copy>(
 /// which the bulk encoder's `&mut [u8]` cannot take). Checks the room
 /// first, so a panic writes nothing.
 #[cfg(feature = "bytes")]
-fn put_packed_with<V: Copy, B: bytes::BufMut + ?Sized>(
+fn put_packed_with<V: Copy + 'static, B: bytes::BufMut + ?Sized>(
     values: &[V],
     buf: &mut B,
     to_wire: impl Fn(V) -> u64 + Copy,
@@ -533,6 +568,11 @@ fn put_packed_with<V: Copy, B: bytes::BufMut + ?Sized>(
     let total = crate::encoded_len_u64(payload_len as u64) + payload_len;
     if buf.remaining_mut() < total {
         no_room_for_packed(total, buf.remaining_mut());
+    }
+    if let Some(bytes) = bools_as_bytes(values) {
+        buf.put_varint(payload_len as u64);
+        buf.put_slice(bytes);
+        return total;
     }
     if values.len() <= SHORT_PACKED_VALUES {
         let chunk = buf.chunk_mut();
@@ -632,7 +672,7 @@ fn no_room_for_packed(needed: usize, room: usize) -> ! {
 /// may span several chunks: [`BufVarint::get_varints`](crate::BufVarint::get_varints)
 /// a batch at a time on the next `len` bytes.
 #[cfg(all(feature = "bytes", feature = "alloc"))]
-fn get_packed_with<V, N: crate::VarInt, B: bytes::Buf + ?Sized>(
+fn get_packed_with<V: 'static, N: crate::VarInt, B: bytes::Buf + ?Sized>(
     buf: &mut B,
     len: usize,
     out: &mut Vec<V>,
@@ -773,6 +813,7 @@ macro_rules! scalar_type {
             #[doc = concat!("let example = ", stringify!($example), ";")]
             #[doc = concat!("assert_eq!(", stringify!($name), "::encoded_len_packed(&[example, example]), 2 * [", stringify!($($byte),*), "].len());")]
             /// ```
+            #[inline]
             #[must_use]
             pub fn encoded_len_packed(values: &[$value]) -> usize {
                 super::encoded_len_packed_with(values, to_wire)

@@ -163,6 +163,76 @@ impl bytes::Buf for Chunked {
     }
 }
 
+/// Packed `bool`s, which the helpers take as their bytes (every `bool` is
+/// the 1-byte varint 0 or 1): each helper against the same field built
+/// value by value, on 0..3000 values, and `decode_packed` on payloads of
+/// arbitrary 1-byte varints (non-zero is `true`) and with a byte that
+/// continues (an overlong `bool`, or an error), against repeated `decode`.
+#[test]
+fn packed_bools_agree_with_value_by_value() {
+    let mut next = xorshift(0x6a09_e667_f3bc_c909u64);
+    for round in 0..300 {
+        let count = match round % 3 {
+            0 => (next() % 40) as usize,
+            1 => (next() % 300) as usize,
+            _ => (next() % 3000) as usize,
+        };
+        let values: Vec<bool> = (0..count).map(|_| next() % 3 != 0).collect();
+        let mut field = Vec::new();
+        reference_encode_append(count as u64, &mut field);
+        field.extend(values.iter().map(|&v| u8::from(v)));
+        assert_eq!(pb_bool::encoded_len_packed(&values), count);
+        let mut encoded = vec![0xee];
+        assert_eq!(pb_bool::encode_packed(&values, &mut encoded), field.len());
+        assert_eq!(encoded[1..], field[..], "{count} bools");
+        #[cfg(feature = "bytes")]
+        {
+            let mut put = bytes::BytesMut::new();
+            assert_eq!(pb_bool::put_packed(&values, &mut put), field.len());
+            assert_eq!(put[..], field[..]);
+            let mut exact = vec![0u8; field.len()];
+            assert_eq!(
+                pb_bool::put_packed(&values, &mut &mut exact[..]),
+                field.len()
+            );
+            assert_eq!(exact, field);
+        }
+
+        // Any 1-byte varints, then perhaps one byte that continues.
+        let mut payload: Vec<u8> = (0..count)
+            .map(|_| (next() % 128) as u8 >> (next() % 8))
+            .collect();
+        if !payload.is_empty() && round % 2 == 0 {
+            let at = (next() as usize) % payload.len();
+            payload[at] |= 0x80;
+        }
+        let mut expected = vec![true];
+        let mut rest = &payload[..];
+        let mut expected_result = Ok(payload.len());
+        while !rest.is_empty() {
+            match pb_bool::decode(rest) {
+                Ok((value, len)) => {
+                    expected.push(value);
+                    rest = &rest[len..];
+                }
+                Err(error) => {
+                    expected_result = Err((error, expected.len() - 1, payload.len() - rest.len()));
+                    break;
+                }
+            }
+        }
+        let mut got = vec![true];
+        let result = pb_bool::decode_packed(&payload, &mut got)
+            .map_err(|error| (error.kind(), error.index(), error.offset()));
+        assert_eq!(
+            result,
+            expected_result.map(|_| expected.len() - 1),
+            "{count} bytes"
+        );
+        assert_eq!(got, expected);
+    }
+}
+
 /// `put_packed` and `get_packed` against `encode_packed` and
 /// `decode_packed` on fields of 0..600 values (both sides of the short
 /// path and several bulk batches), whole and in chunks, with a malformed
