@@ -59,7 +59,14 @@ const ONE_BYTE_SIMD_MIN_BYTES: usize = 64;
 /// values). Past it the two are within a few percent.
 const LONG_VARINTS_SCALAR_MAX_BYTES: usize = 4096;
 
-/// See [`LONG_VARINTS_SCALAR_MAX_BYTES`]. In 16 bytes: values uniform in
+/// See [`LONG_VARINTS_SCALAR_MAX_BYTES`]. Into `u64` slots the scalar
+/// backend is slower on varints of 2-5 bytes than into `u32` slots, and
+/// the SIMD ones faster (Zen 1, 1,000 values of 2-4 bytes: scalar 4.7 ns
+/// per value into `u64` against 3.1 into `u32`, SSSE3 2.9 against 3.4;
+/// sint64 deltas of 1-5 bytes: scalar 4.7, SSSE3 2.9): a 64-bit decode
+/// stays scalar only for a sample of long varints alone (6 bytes or more,
+/// none of 1-2: ids and millisecond timestamps, where the scalar backend
+/// is 1.05-1.3x faster up to about 1,000 values). In 16 bytes: values uniform in
 /// bit width 1-32 have about 2.5 varints of 1-2 bytes (of 6), timestamp
 /// deltas about 2, the u32 mix about 8. int32s with 10% negatives (2-byte
 /// values and 10-byte varints, which the SIMD backends decode 1.7x faster
@@ -76,7 +83,7 @@ const LONG_VARINTS_MAX_SHORT: u32 = 3;
 /// `pmovmskb` and a few bit operations; a wrong guess costs speed, never
 /// correctness: every backend gives the scalar reference's results).
 #[inline(always)]
-fn decode_backend(input: &[u8], detected: Backend) -> Backend {
+fn decode_backend<T: VarInt>(input: &[u8], detected: Backend) -> Backend {
     let short = input.len() < DECODE_SCALAR_CUTOFF_BYTES;
     if !matches!(detected, Backend::Ssse3 | Backend::Avx2) {
         return if short { Backend::Scalar } else { detected };
@@ -118,10 +125,12 @@ fn decode_backend(input: &[u8], detected: Backend) -> Backend {
     let short_varints = (ends & (ends << 1 | 1 | ends << 2 | 3)).count_ones();
     // Five continuation bytes in a row: a varint of 6 bytes or more.
     let long = continues & continues >> 1 & continues >> 2 & continues >> 3 & continues >> 4;
-    if short
-        || (input.len() < LONG_VARINTS_SCALAR_MAX_BYTES
-            && (short_varints == 0 || (short_varints <= LONG_VARINTS_MAX_SHORT && long == 0)))
-    {
+    let long_stay_scalar = if T::MAX_LEN > 5 {
+        short_varints == 0 && long != 0
+    } else {
+        short_varints == 0 || (short_varints <= LONG_VARINTS_MAX_SHORT && long == 0)
+    };
+    if short || (input.len() < LONG_VARINTS_SCALAR_MAX_BYTES && long_stay_scalar) {
         Backend::Scalar
     } else {
         detected
@@ -168,7 +177,7 @@ pub(crate) fn decode_uninit<T: VarInt>(
     {
         return bytewise_values(input, out);
     }
-    match decode_backend(input, detected_backend()) {
+    match decode_backend::<T>(input, detected_backend()) {
         Backend::Scalar => decode_slice_scalar(input, out),
         // `decode_backend` returns the scalar backend, the detected one
         // (supported by `detected_backend`'s definition) or SSSE3 after
