@@ -2,7 +2,8 @@
 //! prost copy decodes their encoding into its own types).
 
 use crate::messages::upstream::{
-    Kind, Node, PackedInt32, PackedSint32, PackedUint64, Telemetry, TelemetryBatch,
+    Kind, Node, PackedBool, PackedEnum, PackedInt32, PackedInt64, PackedSint32, PackedSint64,
+    PackedUint32, PackedUint64, Telemetry, TelemetryBatch,
 };
 
 /// xorshift64*: small, fast, and the same on every machine.
@@ -167,14 +168,30 @@ pub enum PackedKind {
     Sint32NearZero,
     /// `int32` with 10% negative values (10-byte varints).
     Int32Negative,
+    /// `int64` timestamps in milliseconds near 1.7e12 (6 bytes each).
+    Int64Timestamps,
+    /// `uint32`, the mix within u32 (60% < 2^7, 25% < 2^14, 15% < 2^28).
+    Uint32Mix,
+    /// `sint64` deltas: a random sign and a log-uniform magnitude in
+    /// [2^0, 2^32) (1 to 5 bytes, about evenly).
+    Sint64Deltas,
+    /// `bool`, 90% true.
+    Bool,
+    /// An enum with six values, mostly the first few ([`kind`]).
+    Enum,
 }
 
 impl PackedKind {
-    pub const ALL: [PackedKind; 4] = [
+    pub const ALL: [PackedKind; 9] = [
         PackedKind::Uint64Mix,
         PackedKind::Int32Small,
         PackedKind::Sint32NearZero,
         PackedKind::Int32Negative,
+        PackedKind::Int64Timestamps,
+        PackedKind::Uint32Mix,
+        PackedKind::Sint64Deltas,
+        PackedKind::Bool,
+        PackedKind::Enum,
     ];
 
     pub fn name(self) -> &'static str {
@@ -183,6 +200,11 @@ impl PackedKind {
             PackedKind::Int32Small => "packed int32 small",
             PackedKind::Sint32NearZero => "packed sint32 near 0",
             PackedKind::Int32Negative => "packed int32 10% neg",
+            PackedKind::Int64Timestamps => "packed int64 timestamps",
+            PackedKind::Uint32Mix => "packed uint32 mix",
+            PackedKind::Sint64Deltas => "packed sint64 deltas",
+            PackedKind::Bool => "packed bool",
+            PackedKind::Enum => "packed enum",
         }
     }
 }
@@ -232,6 +254,53 @@ pub fn packed_int32_negative(rng: &mut Rng, len: usize) -> PackedInt32 {
                 }
             })
             .collect(),
+    }
+}
+
+pub fn packed_int64_timestamps(rng: &mut Rng, len: usize) -> PackedInt64 {
+    PackedInt64 {
+        values: (0..len)
+            .map(|_| 1_700_000_000_000 + rng.range(0, 100_000_000_000) as i64)
+            .collect(),
+    }
+}
+
+pub fn packed_uint32_mix(rng: &mut Rng, len: usize) -> PackedUint32 {
+    PackedUint32 {
+        values: (0..len)
+            .map(|_| match rng.range(0, 100) {
+                0..60 => rng.range(0, 1 << 7) as u32,
+                60..85 => rng.range(1 << 7, 1 << 14) as u32,
+                _ => rng.range(1 << 14, 1 << 28) as u32,
+            })
+            .collect(),
+    }
+}
+
+pub fn packed_sint64_deltas(rng: &mut Rng, len: usize) -> PackedSint64 {
+    PackedSint64 {
+        values: (0..len)
+            .map(|_| {
+                let magnitude = rng.log_uniform(0, 32) as i64;
+                if rng.percent(50) {
+                    magnitude
+                } else {
+                    -magnitude
+                }
+            })
+            .collect(),
+    }
+}
+
+pub fn packed_bool(rng: &mut Rng, len: usize) -> PackedBool {
+    PackedBool {
+        values: (0..len).map(|_| rng.percent(90)).collect(),
+    }
+}
+
+pub fn packed_enum(rng: &mut Rng, len: usize) -> PackedEnum {
+    PackedEnum {
+        values: (0..len).map(|_| kind(rng)).collect(),
     }
 }
 

@@ -434,31 +434,29 @@ fn main() {
             let count = (65_536 / len).max(2);
             let workload = format!("{} ×{}", kind.name(), len);
             let units = count * len;
+            // A pool of `count` fields of `len` elements, from `generate`.
+            macro_rules! packed {
+                ($ty:ident, $generate:path) => {{
+                    let pool = (0..count)
+                        .map(|_| $generate(&mut rng, len).encode_to_vec())
+                        .collect();
+                    message_rows!(rows, settings, $ty, workload, "elem", units, pool);
+                }};
+            }
             match kind {
-                PackedKind::Uint64Mix => {
-                    let pool = (0..count)
-                        .map(|_| data::packed_uint64(&mut rng, len).encode_to_vec())
-                        .collect();
-                    message_rows!(rows, settings, PackedUint64, workload, "elem", units, pool);
-                }
-                PackedKind::Int32Small | PackedKind::Int32Negative => {
-                    let pool = (0..count)
-                        .map(|_| {
-                            if kind == PackedKind::Int32Small {
-                                data::packed_int32_small(&mut rng, len).encode_to_vec()
-                            } else {
-                                data::packed_int32_negative(&mut rng, len).encode_to_vec()
-                            }
-                        })
-                        .collect();
-                    message_rows!(rows, settings, PackedInt32, workload, "elem", units, pool);
-                }
+                PackedKind::Uint64Mix => packed!(PackedUint64, data::packed_uint64),
+                PackedKind::Int32Small => packed!(PackedInt32, data::packed_int32_small),
                 PackedKind::Sint32NearZero => {
-                    let pool = (0..count)
-                        .map(|_| data::packed_sint32_near_zero(&mut rng, len).encode_to_vec())
-                        .collect();
-                    message_rows!(rows, settings, PackedSint32, workload, "elem", units, pool);
+                    packed!(PackedSint32, data::packed_sint32_near_zero)
                 }
+                PackedKind::Int32Negative => packed!(PackedInt32, data::packed_int32_negative),
+                PackedKind::Int64Timestamps => {
+                    packed!(PackedInt64, data::packed_int64_timestamps)
+                }
+                PackedKind::Uint32Mix => packed!(PackedUint32, data::packed_uint32_mix),
+                PackedKind::Sint64Deltas => packed!(PackedSint64, data::packed_sint64_deltas),
+                PackedKind::Bool => packed!(PackedBool, data::packed_bool),
+                PackedKind::Enum => packed!(PackedEnum, data::packed_enum),
             }
         }
     }

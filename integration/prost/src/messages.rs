@@ -101,6 +101,46 @@ macro_rules! messages {
                 pub values: Vec<i32>,
             }
 
+            /// A packed `int64` field.
+            #[derive(Clone, PartialEq, prost::Message)]
+            #[prost(prost_path = "prost")]
+            pub struct PackedInt64 {
+                #[prost(int64, repeated, packed = "true", tag = "1")]
+                pub values: Vec<i64>,
+            }
+
+            /// A packed `uint32` field.
+            #[derive(Clone, PartialEq, prost::Message)]
+            #[prost(prost_path = "prost")]
+            pub struct PackedUint32 {
+                #[prost(uint32, repeated, packed = "true", tag = "1")]
+                pub values: Vec<u32>,
+            }
+
+            /// A packed `sint64` field.
+            #[derive(Clone, PartialEq, prost::Message)]
+            #[prost(prost_path = "prost")]
+            pub struct PackedSint64 {
+                #[prost(sint64, repeated, packed = "true", tag = "1")]
+                pub values: Vec<i64>,
+            }
+
+            /// A packed `bool` field.
+            #[derive(Clone, PartialEq, prost::Message)]
+            #[prost(prost_path = "prost")]
+            pub struct PackedBool {
+                #[prost(bool, repeated, packed = "true", tag = "1")]
+                pub values: Vec<bool>,
+            }
+
+            /// A packed enum field.
+            #[derive(Clone, PartialEq, prost::Message)]
+            #[prost(prost_path = "prost")]
+            pub struct PackedEnum {
+                #[prost(enumeration = "Kind", repeated, packed = "true", tag = "1")]
+                pub values: Vec<i32>,
+            }
+
             /// Every packed varint type prost has, for the differential
             /// tests.
             #[derive(Clone, PartialEq, prost::Message)]

@@ -394,5 +394,25 @@ fn benchmark_data_round_trips() {
             PackedInt32,
             &data::packed_int32_negative(&mut rng, len).encode_to_vec()
         ));
+        assert!(check_message!(
+            PackedInt64,
+            &data::packed_int64_timestamps(&mut rng, len).encode_to_vec()
+        ));
+        assert!(check_message!(
+            PackedUint32,
+            &data::packed_uint32_mix(&mut rng, len).encode_to_vec()
+        ));
+        assert!(check_message!(
+            PackedSint64,
+            &data::packed_sint64_deltas(&mut rng, len).encode_to_vec()
+        ));
+        assert!(check_message!(
+            PackedBool,
+            &data::packed_bool(&mut rng, len).encode_to_vec()
+        ));
+        assert!(check_message!(
+            PackedEnum,
+            &data::packed_enum(&mut rng, len).encode_to_vec()
+        ));
     }
 }
