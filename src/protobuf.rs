@@ -505,10 +505,7 @@ fn encoded_len_packed_with<V: Copy + 'static>(values: &[V], to_wire: impl Fn(V) 
     if size_of::<V>() <= 4 {
         return crate::arch::scalar::sizes::encoded_len_32_sum(values, to_wire);
     }
-    values
-        .iter()
-        .map(|&value| crate::encoded_len(to_wire(value)))
-        .sum()
+    crate::arch::selected::encoded_len_64_sum(values, to_wire)
 }
 
 /// Appends the byte count and the varints of `values`; returns the bytes

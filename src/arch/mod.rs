@@ -7,7 +7,8 @@
 //! ```text
 //! arch/
 //!   window.rs          the 16-byte window of the single-value kernels
-//!   selected.rs        the single-value API's compile-time kernel choice
+//!   selected.rs        the single-value API's compile-time kernel choice (and
+//!                      the 64-bit length sum's)
 //!   group_encode.rs    the loop and table the SSSE3 and NEON bulk encoders share
 //!   scalar/            portable: the reference every backend is tested against
 //!     single.rs          decode / decode_unchecked / encode of one value
@@ -17,6 +18,7 @@
 //!     tail.rs            the value-by-value tail every bulk decoder ends with
 //!   x86_64/
 //!     bmi1.rs, bmi2.rs   single-value BMI1 helpers and the PEXT/PDEP kernels
+//!     sse2.rs            the summed lengths of 64-bit values (baseline: no dispatch)
 //!     grid_decode/       the fixed-grid decoder shared by SSSE3 and AVX2 (mod.rs),
 //!                        its geometry and tables (tables.rs)
 //!     ssse3/             single.rs, decode_slice.rs, encode_slice.rs

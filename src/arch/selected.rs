@@ -133,6 +133,20 @@ cfg_if::cfg_if! {
     }
 }
 
+cfg_if::cfg_if! {
+    if #[cfg(all(target_arch = "x86_64", not(varint_turbo_force_scalar)))] {
+        /// The summed encoded lengths of `wire(value)` for 64-bit wire
+        /// values (packed `int64`/`uint64`/`sint64` fields): in 32-bit SSE2
+        /// lanes, which every x86-64 CPU has.
+        #[inline(always)]
+        pub(crate) fn encoded_len_64_sum<V: Copy>(values: &[V], wire: impl Fn(V) -> u64) -> usize {
+            crate::arch::x86_64::sse2::encoded_len_64_sum(values, wire)
+        }
+    } else {
+        pub(crate) use crate::arch::scalar::sizes::encoded_len_64_sum_portable as encoded_len_64_sum;
+    }
+}
+
 /// The name of the kernel the single-value functions ([`decode`](crate::decode),
 /// [`encode`](crate::encode), ...) run on this CPU: `"scalar"` or `"bmi2"`.
 /// Fixed at compile time except in builds with BMI2 for an unknown CPU

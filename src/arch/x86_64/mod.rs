@@ -4,6 +4,8 @@
 //!   `PEXT`/`PDEP`) on the scalar control flow;
 //! * [`ssse3`]: the single-value SSSE3 kernels, and the SSSE3 bulk decoder
 //!   and encoder;
+//! * `sse2`: the summed encoded lengths of 64-bit values (the x86-64
+//!   baseline, so chosen at compile time);
 //! * `avx2`: the bulk decoder, encoder and sizing kernels of
 //!   [`Backend::Avx2`](crate::Backend::Avx2);
 //! * `avx512`: those of [`Backend::Avx512Vbmi2`](crate::Backend::Avx512Vbmi2),
@@ -24,6 +26,7 @@ pub(crate) mod avx512;
 pub(crate) mod bmi1;
 pub mod bmi2;
 pub(crate) mod grid_decode;
+pub(crate) mod sse2;
 pub mod ssse3;
 
 /// True if the running CPU has `feature`: detected at run time with `std`,

@@ -1,10 +1,11 @@
 //! The AVX2 sizing kernels behind [`Backend::Avx2`](crate::Backend::Avx2):
 //! `count_varints` with `vpmovmskb` and `popcnt`, `encoded_len_sum` as the
-//! portable loop compiled with LZCNT.
+//! portable (up to 32 bits) or SSE2 (`u64`) sum compiled for AVX2.
 
 use core::arch::x86_64::*;
 
 use crate::arch::scalar::sizes::{count_varints_portable, encoded_len_sum_portable};
+use crate::arch::x86_64::sse2;
 use crate::varint::VarInt;
 
 /// The number of bytes of `input` without a continuation bit: `vpmovmskb`
@@ -28,12 +29,17 @@ pub unsafe fn count_varints(input: &[u8]) -> usize {
     total + count_varints_portable(chunks.remainder())
 }
 
-/// The portable sum of encoded lengths, compiled with `lzcnt` (one
-/// instruction for the bit length instead of `bsr` and a fix-up).
+/// The sum of encoded lengths: the portable sum for types of up to 32 bits
+/// (vectorized comparisons), the SSE2 kernel in 32-bit lanes for `u64`
+/// (0.78 ns per value on Zen 1, where the portable loop compiled with
+/// `lzcnt` took 1.05), both compiled with AVX2's three-operand encodings.
 ///
 /// # Safety
-/// The CPU must support LZCNT.
-#[target_feature(enable = "lzcnt")]
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
 pub unsafe fn encoded_len_sum<T: VarInt>(values: &[T]) -> usize {
-    encoded_len_sum_portable(values)
+    if size_of::<T>() <= 4 {
+        return encoded_len_sum_portable(values);
+    }
+    sse2::encoded_len_64_sum(values, |value| value.to_u64())
 }
