@@ -8,8 +8,11 @@ REPORT_DIR (target/bench-report) holds one directory per build mode
   criterion/<group>/<bench>/new/{benchmark,estimates}.json  criterion's output
   criterion/varint-workloads/{single,bulk}-<workload>.json  bytes per varint
   run.txt                                                   CPU, date, commands
+  paired.txt, short.txt       the paired tables of benches/single.rs and
+                              benches/bulk.rs (target pairs; short inputs)
 Writes, relative to the repository root:
-  images/headline.png, images/<build>-<operation>.png   (needs matplotlib)
+  images/headline.png, images/<build>-<operation>.png,
+  images/<build>-bulk_short.png                          (needs matplotlib)
   benchmarks/results.md                                  every table
   README.md                                              the block between the
                                                          bench-report markers
@@ -103,6 +106,53 @@ def paired_table(rows):
         peer = next(rows[(op, w)][0] for w in workloads if (op, w) in rows)
         cells = [f"{rows[(op, w)][3]:.2f}×" if (op, w) in rows else "–" for w in workloads]
         out.append(f"| {op} | {peer} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def read_short(build_dir):
+    """The short-input table of benches/bulk.rs (`short.txt`, from
+    `VARINT_BENCH_PAIRED=short`): its header line, its markdown lines as
+    printed, and the rows as {column: cell} in order."""
+    path = os.path.join(build_dir, "short.txt")
+    header, table_lines, rows = "", [], []
+    if not os.path.exists(path):
+        return header, table_lines, rows
+    columns = None
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("bulk_short paired:"):
+                header = line[len("bulk_short paired:"):].strip()
+            if not line.startswith("|"):
+                continue
+            table_lines.append(line)
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            if columns is None:
+                columns = cells
+            elif not set(line) <= set("|-: "):
+                rows.append(dict(zip(columns, cells)))
+    return header, table_lines, rows
+
+
+def speedup(cell):
+    """"2.80x" -> 2.8; None for "-"."""
+    return float(cell.rstrip("x")) if cell and cell != "-" else None
+
+
+# The sizes (values per call) of the README's short-input table.
+SHORT_SUMMARY_SIZES = [1, 8, 16, 64, 256, 4096]
+
+
+def short_summary(rows):
+    """Shapes down, sizes across: `auto` (decode_slice) against the prost
+    loop on the same bytes."""
+    shapes = list(dict.fromkeys(r["field/op"] for r in rows))
+    cell = {(r["field/op"], int(r["W"])): r["auto vs prost"] for r in rows}
+    sizes = [w for w in SHORT_SUMMARY_SIZES if any((sh, w) in cell for sh in shapes)]
+    out = ["| field shape / output | " + " | ".join(f"{w} values" for w in sizes) + " |",
+           "|---|" + "---:|" * len(sizes)]
+    for shape in shapes:
+        out.append(f"| {shape} | " + " | ".join(cell.get((shape, w), "–") for w in sizes) + " |")
     return "\n".join(out)
 
 
@@ -230,6 +280,16 @@ def write_results(builds, path):
                       "swings than the criterion tables below, whose contenders are measured one after "
                       "another.", "",
                       paired_table(paired)]
+        short_header, short_lines, _rows = read_short(os.path.join(REPORT_DIR, build))
+        if short_lines:
+            lines += ["", "### short inputs: real field shapes, 1-4,096 values per call", "",
+                      f"![short inputs, {build} build](../images/{build}-bulk_short.png)", "",
+                      "`bulk_short` in alternating rounds (`VARINT_BENCH_PAIRED=short`, "
+                      f"benches/bulk.rs; {short_header}): windows of W values drawn in turn from a "
+                      "1M-value pool of each field shape (BENCHMARKS.md, \"Short inputs and real "
+                      "field shapes\"), every contender on the same windows. Medians in ns per call; "
+                      "`x` columns are speedups over the prost `decode_varint` loop (or the byte loop) "
+                      "of the same rounds.", ""] + short_lines
         for op, out, stem, title in OPERATIONS:
             groups = operation_groups(rates, op, out)
             if not groups:
@@ -281,6 +341,12 @@ def summary(builds, workload="mix"):
             cells = [f"{op} {rows[3]:.2f}× ({rows[0]})" for (op, w), rows in paired.items() if w == workload]
             lines += ["", "Alternating rounds (same windows, both contenders in turn; see benchmarks/results.md), "
                       f"{workload}: " + ", ".join(cells) + "."]
+        _header, _lines, short_rows = read_short(os.path.join(REPORT_DIR, build))
+        if short_rows:
+            lines += ["", "Short inputs of real field shapes (bulk decode, `decode_slice`): speedup over "
+                      "a loop of prost's `decode_varint` on the same bytes, alternating rounds "
+                      "(every size and contender: benchmarks/results.md):", "",
+                      short_summary(short_rows)]
         lines.append("")
     return "\n".join(lines)
 
@@ -372,6 +438,35 @@ def chart(groups, title, info, build, path):
     plt.close(fig)
 
 
+def short_chart(rows, info, build, path):
+    """One line per field shape: `auto`'s speedup over the prost loop
+    against the values per call, both axes logarithmic."""
+    import matplotlib.pyplot as plt
+
+    shapes = list(dict.fromkeys(r["field/op"] for r in rows))
+    cmap = plt.get_cmap("tab20")
+    fig, ax = plt.subplots(figsize=(10, 6))
+    for i, shape in enumerate(shapes):
+        points = sorted((int(r["W"]), speedup(r["auto vs prost"])) for r in rows if r["field/op"] == shape)
+        points = [(w, x) for w, x in points if x]
+        ax.plot([w for w, _ in points], [x for _, x in points], marker="o", markersize=3,
+                label=shape, color=cmap(i % 20), linewidth=1.2)
+    ax.axhline(1.0, color="#8c564b", linestyle="--", linewidth=1, label="prost loop (1x)")
+    ax.axhline(2.0, color="#555555", linestyle=":", linewidth=1, label="2x")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    plain_log_axis(ax.yaxis)
+    ax.set_xlabel("values per call (W)")
+    ax.set_ylabel("speedup of decode_slice over the prost loop (log scale; higher is better)")
+    ax.set_title(f"short inputs of real field shapes — {build} build")
+    ax.grid(which="both", alpha=0.3)
+    ax.legend(fontsize=7, ncol=2, loc="upper left")
+    fig.text(0.01, 0.01, caption(info, build) + " · alternating rounds", fontsize=7, color="#444444")
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def headline(builds, path, workload="mix"):
     """Two panels (one value at a time, whole buffers) on the protobuf-like mix:
     every contender, one bar per build mode."""
@@ -447,6 +542,9 @@ def main(argv):
             groups = operation_groups(rates, op, out)
             if groups:
                 chart(groups, title, info, build, os.path.join(images, f"{build}-{stem}.png"))
+        _header, _lines, short_rows = read_short(os.path.join(report, build))
+        if short_rows:
+            short_chart(short_rows, info, build, os.path.join(images, f"{build}-bulk_short.png"))
     headline(builds, os.path.join(images, "headline.png"))
     print(f"wrote {images}/*.png")
 
