@@ -445,7 +445,7 @@ def short_chart(rows, info, build, path):
 
     shapes = list(dict.fromkeys(r["field/op"] for r in rows))
     cmap = plt.get_cmap("tab20")
-    fig, ax = plt.subplots(figsize=(10, 6))
+    fig, ax = plt.subplots(figsize=(11, 6))
     for i, shape in enumerate(shapes):
         points = sorted((int(r["W"]), speedup(r["auto vs prost"])) for r in rows if r["field/op"] == shape)
         points = [(w, x) for w, x in points if x]
@@ -454,6 +454,9 @@ def short_chart(rows, info, build, path):
     ax.axhline(1.0, color="#8c564b", linestyle="--", linewidth=1, label="prost loop (1x)")
     ax.axhline(2.0, color="#555555", linestyle=":", linewidth=1, label="2x")
     ax.set_xscale("log", base=2)
+    sizes = sorted({int(r["W"]) for r in rows})
+    ax.set_xticks(sizes, [f"{w:,}" for w in sizes])
+    ax.xaxis.set_minor_locator(plt.NullLocator())
     ax.set_yscale("log")
     plain_log_axis(ax.yaxis)
     ax.set_xlabel("values per call (W)")
@@ -461,7 +464,7 @@ def short_chart(rows, info, build, path):
     ax.set_title(f"short inputs of real field shapes — {build} build")
     ax.grid(which="both", alpha=0.3)
     ax.legend(fontsize=7, ncol=2, loc="upper left")
-    fig.text(0.01, 0.01, caption(info, build) + " · alternating rounds", fontsize=7, color="#444444")
+    fig.text(0.01, 0.01, caption(info, build) + " · alternating rounds", fontsize=6, color="#444444")
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     fig.savefig(path, dpi=110)
     plt.close(fig)
