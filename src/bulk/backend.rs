@@ -266,7 +266,7 @@ impl Backend {
         match self {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the CPU supports the backend (checked above), which
-            // includes AVX2.
+            // includes LZCNT.
             Backend::Avx2 => unsafe { x86_64::avx2::sizes::encoded_len_sum(values) },
             #[cfg(all(target_arch = "x86_64", varint_turbo_avx512))]
             // SAFETY: the CPU supports the backend (checked above).
