@@ -47,6 +47,7 @@
 
 use bytes::{Buf, BufMut};
 
+use crate::error::Decoded;
 use crate::varint::VarInt;
 use crate::zigzag::ZigZag;
 use crate::{BulkDecodeError, DecodeError};
@@ -79,14 +80,34 @@ pub trait BufVarint: Buf {
     /// ```
     #[inline]
     fn get_varint<T: VarInt>(&mut self) -> Result<T, DecodeError> {
-        match crate::decode::<T>(self.chunk()) {
-            Ok((value, len)) => {
+        let chunk = self.chunk();
+        // `decode`'s own 1-byte test, repeated so that the 1-byte path has
+        // an `advance` of its own: by a constant 1 past a non-empty chunk,
+        // which needs no bounds check.
+        if let Some(&byte) = chunk.first() {
+            if byte < 0x80 {
+                self.advance(1);
+                return Ok(T::from_u64_unchecked(u64::from(byte)));
+            }
+        }
+        match crate::decode::<T>(chunk) {
+            // `decode` never returns more than the chunk's length. Saying
+            // so against a fresh `chunk()` (the fields `advance` reads)
+            // lets the compiler drop `advance`'s own check, which in
+            // `Bytes` carries an inline panic message: smaller code that
+            // inlines into parsers' loops (BENCHMARKS.md, "Session of
+            // 2026-11-26 (7)").
+            Ok((value, len)) if len <= self.chunk().len() => {
                 self.advance(len);
                 Ok(value)
             }
+            // Not reached (see above); an error rather than a panic.
+            Ok(_) => Err(DecodeError::Truncated),
             // Out of line, so that this function stays small enough to
             // inline into a parser's loop.
-            Err(error) => get_after_error(self, error),
+            Err(error) => get_after_error::<T, _>(self, error)
+                .into_result()
+                .map(|(value, _)| value),
         }
     }
 
@@ -170,17 +191,18 @@ impl<B: Buf + ?Sized> BufVarint for B {}
 
 /// Where [`BufVarint::get_varint`]'s decode of the current chunk failed:
 /// the seam path if the chunk ended inside the varint but more chunks
-/// follow, else the error.
+/// follow, else the error. Returns in two registers ([`Decoded`]), so that
+/// the caller's inline path keeps its value in a register too.
 #[cold]
 #[inline(never)]
-fn get_after_error<T: VarInt, B: Buf + ?Sized>(
-    buf: &mut B,
-    error: DecodeError,
-) -> Result<T, DecodeError> {
+fn get_after_error<T: VarInt, B: Buf + ?Sized>(buf: &mut B, error: DecodeError) -> Decoded {
     if error == DecodeError::Truncated && buf.chunk().len() < buf.remaining() {
-        get_across_seam(buf).map(|(value, _)| value)
+        match get_across_seam::<T, B>(buf) {
+            Ok((value, len)) => Decoded::ok(value.to_u64(), len),
+            Err(error) => Decoded::err(error),
+        }
     } else {
-        Err(error)
+        Decoded::err(error)
     }
 }
 
