@@ -47,7 +47,6 @@
 
 use bytes::{Buf, BufMut};
 
-use crate::error::Decoded;
 use crate::varint::VarInt;
 use crate::zigzag::ZigZag;
 use crate::{BulkDecodeError, DecodeError};
@@ -80,34 +79,14 @@ pub trait BufVarint: Buf {
     /// ```
     #[inline]
     fn get_varint<T: VarInt>(&mut self) -> Result<T, DecodeError> {
-        let chunk = self.chunk();
-        // `decode`'s own 1-byte test, repeated so that the 1-byte path has
-        // an `advance` of its own: by a constant 1 past a non-empty chunk,
-        // which needs no bounds check.
-        if let Some(&byte) = chunk.first() {
-            if byte < 0x80 {
-                self.advance(1);
-                return Ok(T::from_u64_unchecked(u64::from(byte)));
-            }
-        }
-        match crate::decode::<T>(chunk) {
-            // `decode` never returns more than the chunk's length. Saying
-            // so against a fresh `chunk()` (the fields `advance` reads)
-            // lets the compiler drop `advance`'s own check, which in
-            // `Bytes` carries an inline panic message: smaller code that
-            // inlines into parsers' loops (BENCHMARKS.md, "Session of
-            // 2026-11-26 (7)").
-            Ok((value, len)) if len <= self.chunk().len() => {
+        match crate::decode::<T>(self.chunk()) {
+            Ok((value, len)) => {
                 self.advance(len);
                 Ok(value)
             }
-            // Not reached (see above); an error rather than a panic.
-            Ok(_) => Err(DecodeError::Truncated),
             // Out of line, so that this function stays small enough to
             // inline into a parser's loop.
-            Err(error) => get_after_error::<T, _>(self, error)
-                .into_result()
-                .map(|(value, _)| value),
+            Err(error) => get_after_error(self, error),
         }
     }
 
@@ -191,18 +170,17 @@ impl<B: Buf + ?Sized> BufVarint for B {}
 
 /// Where [`BufVarint::get_varint`]'s decode of the current chunk failed:
 /// the seam path if the chunk ended inside the varint but more chunks
-/// follow, else the error. Returns in two registers ([`Decoded`]), so that
-/// the caller's inline path keeps its value in a register too.
+/// follow, else the error.
 #[cold]
 #[inline(never)]
-fn get_after_error<T: VarInt, B: Buf + ?Sized>(buf: &mut B, error: DecodeError) -> Decoded {
+fn get_after_error<T: VarInt, B: Buf + ?Sized>(
+    buf: &mut B,
+    error: DecodeError,
+) -> Result<T, DecodeError> {
     if error == DecodeError::Truncated && buf.chunk().len() < buf.remaining() {
-        match get_across_seam::<T, B>(buf) {
-            Ok((value, len)) => Decoded::ok(value.to_u64(), len),
-            Err(error) => Decoded::err(error),
-        }
+        get_across_seam(buf).map(|(value, _)| value)
     } else {
-        Decoded::err(error)
+        Err(error)
     }
 }
 

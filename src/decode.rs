@@ -4,7 +4,7 @@
 
 use crate::arch::selected;
 use crate::arch::window::decode_with;
-use crate::error::{DecodeError, Decoded};
+use crate::error::DecodeError;
 use crate::varint::VarInt;
 use crate::zigzag::ZigZag;
 
@@ -40,23 +40,14 @@ pub fn decode<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
             return Ok((T::from_u64_unchecked(u64::from(byte)), 1));
         }
     }
-    decode_longer::<T>(input).into_result()
+    decode_longer(input)
 }
 
 /// [`decode`] past its 1-byte test: the 2- and 3-byte tests, then the
 /// kernel; kept apart so that the 1-byte test is always inlined into the
-/// caller's loop and the rest is left to the inliner. Its result comes
-/// back in two registers where it is not inlined ([`Decoded`]).
+/// caller's loop and the rest is left to the inliner.
 #[inline]
-fn decode_longer<T: VarInt>(input: &[u8]) -> Decoded {
-    match decode_longer_result::<T>(input) {
-        Ok((value, len)) => Decoded::ok(value.to_u64(), len),
-        Err(error) => Decoded::err(error),
-    }
-}
-
-#[inline(always)]
-fn decode_longer_result<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
+fn decode_longer<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
     if let Some(&[low, high]) = input.first_chunk::<2>() {
         if high < 0x80 {
             // A 2-byte varint (lengths, small counts and deltas): 14 bits,

@@ -46,56 +46,6 @@ impl fmt::Display for DecodeError {
 
 impl core::error::Error for DecodeError {}
 
-/// `Result<(T, usize), DecodeError>` in two machine words, for the
-/// out-of-line parts of the single-value paths: the value widened to `u64`
-/// and its length, a length of 0 marking an error whose kind is then the
-/// first word.
-///
-/// Why: the `Result` is four scalars (tag, error, value, length), which a
-/// function returns through memory; its inlined caller then loaded the
-/// length back from the stack right where the next varint's position
-/// waits for it, and merging it with the inline 1-byte path sent that
-/// path's value through memory too (BENCHMARKS.md, "Session of 2026-11-26
-/// (7)"). Two words come back in two registers.
-#[derive(Clone, Copy)]
-pub(crate) struct Decoded {
-    value: u64,
-    len: usize,
-}
-
-impl Decoded {
-    #[inline(always)]
-    pub(crate) fn ok(value: u64, len: usize) -> Self {
-        debug_assert!(len != 0);
-        Self { value, len }
-    }
-
-    #[inline(always)]
-    pub(crate) fn err(error: DecodeError) -> Self {
-        let code = match error {
-            DecodeError::Truncated => 0,
-            DecodeError::Overflow => 1,
-        };
-        Self {
-            value: code,
-            len: 0,
-        }
-    }
-
-    /// The value, narrowed to `T` (the producer checked that it fits), and
-    /// its length; or the error.
-    #[inline(always)]
-    pub(crate) fn into_result<T: crate::VarInt>(self) -> Result<(T, usize), DecodeError> {
-        if self.len != 0 {
-            Ok((T::from_u64_unchecked(self.value), self.len))
-        } else if self.value == 0 {
-            Err(DecodeError::Truncated)
-        } else {
-            Err(DecodeError::Overflow)
-        }
-    }
-}
-
 /// A bulk decode failed: which value, where, and why. The values before it
 /// have been written to the output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
