@@ -158,14 +158,13 @@ DECODE_OLD = """pub fn decode_varint(buf: &mut impl Buf) -> Result<u64, DecodeEr
 # overflow) is prost's "invalid varint" and, as in prost's slice path, does
 # not advance the buffer.
 #
-# The shape is that of varint-turbo's `BufVarint::get_varint`: a 1-byte
-# test with its own `advance(1)`, and the length that `decode` returns
-# checked against a fresh `chunk()` before `advance`, so that the compiler
-# drops `advance`'s own check (in `Bytes`, with an inline panic message)
-# and prost's field parsers stay small enough to inline into its loops.
-# Passing `decode`'s result straight to `advance` measured 0.95-1.07 on the
-# decode rows (packed `sint32` from `Bytes` the worst); this shape 0.78-0.93
-# (BENCHMARKS.md, "Session of 2026-11-26 (7)").
+# A 1-byte test with its own `advance(1)` (as prost has), and the length
+# that `decode` returns checked against a fresh `chunk()` before `advance`,
+# so that the compiler drops `advance`'s own check (in `Bytes`, with an
+# inline panic message) and prost's field parsers stay small enough to
+# inline into its loops. Passing `decode`'s result straight to `advance`
+# measured up to 1.07 of prost on the decode rows (packed `sint32` from
+# `Bytes`; BENCHMARKS.md, "Session of 2026-11-26 (7)").
 DECODE_NEW = """pub fn decode_varint(buf: &mut impl Buf) -> Result<u64, DecodeError> {
     // [prost-harness vt] varint-turbo's decoder on the contiguous chunk.
     let bytes = buf.chunk();
