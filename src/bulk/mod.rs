@@ -201,11 +201,21 @@ fn simd_decoder(detected: Backend) -> Backend {
 /// assert_eq!((error.index(), error.offset()), (1, 1));
 /// assert_eq!(error.kind(), varint_turbo::DecodeError::Truncated);
 /// ```
+#[inline]
 pub fn decode_slice<T: VarInt>(
     input: &[u8],
     out: &mut [T],
 ) -> Result<(usize, usize), BulkDecodeError> {
-    decode_uninit(input, as_uninit(out))
+    let out = as_uninit(out);
+    if input.len() <= BYTEWISE_MAX_BYTES {
+        // A few values (a short packed field): the byte loop, inline in
+        // the caller, costs what a protobuf runtime's loop costs; through
+        // the call into the dispatch (and its result through memory) one
+        // enum took 9.6 ns against the prost loop's 6.9, inline 5.7
+        // (BENCHMARKS.md, "Session of 2026-11-26 (7)").
+        return bytewise_values(input, out);
+    }
+    decode_uninit(input, out)
 }
 
 /// [`decode_slice`] into slots that need not be initialized (see
@@ -216,6 +226,7 @@ pub(crate) fn decode_uninit<T: VarInt>(
 ) -> Result<(usize, usize), BulkDecodeError> {
     if input.len() <= BYTEWISE_MAX_BYTES
         || (input.len() <= BYTEWISE_ONES_MAX_BYTES && mostly_one_byte(input))
+        || (input.len() <= BYTEWISE_LONG_MAX_BYTES && mostly_long(input))
     {
         return bytewise_values(input, out);
     }
@@ -248,6 +259,18 @@ pub(crate) fn decode_run_uninit<T: VarInt>(
 /// 1-byte branch beats the block path there (`counts-95x1`, 16 values,
 /// 17 bytes: 64 -> see BENCHMARKS.md, against 55 for the prost loop).
 const BYTEWISE_ONES_MAX_BYTES: usize = 24;
+
+/// Inputs up to this many bytes whose first varints are long (at most two
+/// ends in the first 16 bytes: 64-bit ids, negative `int32`s) also take
+/// the byte loop: two or four such values cost the block path 66-75 ns
+/// against 36-69 for the prost loop (`u64-ids` at 2 and 4 values).
+const BYTEWISE_LONG_MAX_BYTES: usize = 48;
+
+/// Whether `input`'s first 16 bytes end at most two varints.
+#[inline(always)]
+fn mostly_long(input: &[u8]) -> bool {
+    first_16_terminators(input).is_some_and(|ends| ends.count_ones() <= 2)
+}
 
 /// Whether at least 7 of 8 bytes of `input` end a varint (a loop the
 /// compiler vectorizes; `input` is at most 24 bytes).
@@ -306,6 +329,7 @@ fn check_rest<T: VarInt>(
 /// assert_eq!(varint_turbo::decode_slice_zigzag(&[0x01, 0x02, 0x03], &mut out), Ok((3, 3)));
 /// assert_eq!(out[..3], [-1, 1, -2]);
 /// ```
+#[inline]
 pub fn decode_slice_zigzag<T: ZigZag>(
     input: &[u8],
     out: &mut [T],

@@ -85,8 +85,9 @@ pub(crate) fn decode_slice_scalar<T: VarInt>(
 /// (measured: BENCHMARKS.md, "Short inputs"). A varint it does not finish
 /// (longer than `T::MAX_LEN`, above `T::MAX` or a 10th byte above 1, cut off)
 /// is left, with the rest, to [`scalar_values`], so results and errors are
-/// the reference's.
-#[inline]
+/// the reference's. Always inlined: at one to a few values the call and
+/// its result through memory cost as much as the decoding.
+#[inline(always)]
 pub(crate) fn bytewise_values<T: VarInt>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
