@@ -949,24 +949,44 @@ fn encoded_len_sum_at_every_bit_length() {
     }
 }
 
-/// Inputs of 0..=40 bytes (the API's byte-by-byte loop up to 16 bytes, the
-/// scalar backend's in-register and padded tails above), bytes biased
-/// toward continuation bytes and the values where the rules change, into
+/// Inputs of 0..=48 bytes (the API's byte-by-byte loop up to 16 bytes, and
+/// up to 48 for mostly long varints; the scalar backend's in-register and
+/// padded tails above), bytes biased toward continuation bytes and the
+/// values where the rules change, or runs of long varints, into
 /// every output length: every backend and the API against the reference.
 #[test]
 fn short_inputs_into_every_output_length() {
     let backends = bulk_backends();
     let mut next = xorshift(0x853c_49e6_748f_ea9bu64);
     const BYTES: [u8; 10] = [0x00, 0x01, 0x7f, 0x80, 0x81, 0xff, 0xfe, 0x02, 0x0f, 0x90];
-    for round in 0..6000 {
-        let len = round % 41;
-        let input: Vec<u8> = (0..len)
-            .map(|_| match next() % 4 {
-                0 => BYTES[(next() % 10) as usize],
-                1 => (next() % 128) as u8,
-                _ => next() as u8,
-            })
-            .collect();
+    // Up to 48 bytes: the inline byte loop (at most 16 bytes) and the byte
+    // loop for inputs of mostly long varints (at most 48) on both sides of
+    // their limits.
+    for round in 0..7200 {
+        let len = round % 49;
+        let input: Vec<u8> = if round % 3 == 2 {
+            // Back-to-back 6- to 10-byte varints (64-bit ids, negative
+            // `int32`s), cut at `len` (a truncated last one), sometimes
+            // with one continuation bit flipped (an 11-byte run, a split).
+            let mut input = Vec::new();
+            while input.len() < len {
+                let bits = 36 + next() % 29;
+                reference_encode_append(next() >> (64 - bits), &mut input);
+            }
+            input.truncate(len);
+            if len > 0 && next() % 4 == 0 {
+                input[next() as usize % len] ^= 0x80;
+            }
+            input
+        } else {
+            (0..len)
+                .map(|_| match next() % 4 {
+                    0 => BYTES[(next() % 10) as usize],
+                    1 => (next() % 128) as u8,
+                    _ => next() as u8,
+                })
+                .collect()
+        };
         for out_len in [0, 1, len / 2, len, len + 1] {
             check_all_types(&backends, &input, out_len);
         }
