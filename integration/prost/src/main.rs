@@ -4,6 +4,9 @@
 //!
 //! Usage: prost-harness [--quick] [--rounds N] [--sample-ms MS] [--filter TEXT] [--wall-clock]
 //!
+//! `--filter`: only the rows whose "workload | operation" label contains
+//! TEXT, or one of TEXT's `;`-separated parts.
+//!
 //! Samples are timed in this thread's CPU time (`--wall-clock`: wall
 //! time), so that time spent descheduled on a shared machine is not
 //! counted.
@@ -250,7 +253,7 @@ fn measure(
 ) -> Option<Row> {
     let label = format!("{workload} | {op}");
     if let Some(filter) = &settings.filter {
-        if !label.contains(filter.as_str()) {
+        if !filter.split(';').any(|part| label.contains(part)) {
             return None;
         }
     }
