@@ -179,7 +179,8 @@ impl<T: Int> Pool<T> {
 }
 
 /// Picks the batches' start indices: a 64-bit LCG (Knuth's MMIX constants),
-/// its top 31 bits scaled to `0..=pool length - BATCH`. Every benchmark starts from
+/// its top 31 bits scaled to `0..=pool length - BATCH` (or, from
+/// [`Windows::over`], to the starts of any window). Every benchmark starts from
 /// the same seed, so all contenders see the same windows.
 struct Windows {
     state: u64,
@@ -193,9 +194,14 @@ impl Windows {
     }
 
     fn with_seed<T>(pool: &Pool<T>, state: u64) -> Self {
+        Windows::over(pool.values.len(), BATCH, state)
+    }
+
+    /// Starts of windows of `window` items among `count`.
+    fn over(count: usize, window: usize, state: u64) -> Self {
         Windows {
             state,
-            starts: (pool.values.len() - BATCH + 1) as u64,
+            starts: (count - window + 1) as u64,
         }
     }
 
@@ -825,6 +831,8 @@ fn benches(c: &mut Criterion) {
             Width::U32 => bench_workload::<u32>(c, spec),
             Width::U64 => bench_workload::<u64>(c, spec),
         }
+        #[cfg(feature = "bytes")]
+        buf_messages::bench(c, spec);
     }
 }
 
@@ -880,6 +888,13 @@ mod paired {
     type EncodeBatch<T> = fn(&[T], &mut [u8]) -> usize;
 
     pub fn run() {
+        if std::env::var("VARINT_BENCH_PAIRED").as_deref() == Ok("buf") {
+            #[cfg(feature = "bytes")]
+            buf_messages::paired();
+            #[cfg(not(feature = "bytes"))]
+            eprintln!("VARINT_BENCH_PAIRED=buf: BufVarint needs `--features bytes`");
+            return;
+        }
         let rounds = paired_rounds(40, "mix,u32,u64");
         let clock = Clock::from_env();
         println!(
@@ -997,5 +1012,179 @@ mod paired {
                 elapsed
             },
         );
+    }
+}
+
+/// `BufVarint::get_varint` on small messages, against prost's
+/// `decode_varint` on the same `Buf`: how a protocol parser reads a
+/// message (a Kafka record, an RPC body) that arrived as `bytes::Bytes`.
+///
+/// **Data.** The workload's pool (the same values as the other groups),
+/// cut into messages of at most [`SIZES`] bytes (whole varints, greedily),
+/// each its own `Bytes` whose chunk ends where the message ends, so that
+/// the last varints of every message are read from a chunk of fewer than
+/// 16 bytes, as at the end of a real message. The `Bytes` are static (a
+/// clone copies four words, no reference count), so the walk measures the
+/// reads. A batch is [`MESSAGES`] consecutive messages from a
+/// pseudo-random start, each read to its end; its checksum (values and
+/// count) is checked against the pool's.
+///
+/// `cargo bench --features bytes --bench single -- get_varint` (criterion,
+/// throughput in messages per second), or in alternating rounds:
+/// `VARINT_BENCH_PAIRED=buf cargo bench --features bytes --bench single`
+/// (workloads `mix,95x1+5x2,zigzag-i64` unless `VARINT_BENCH_WORKLOADS`
+/// says otherwise; ns per message).
+#[cfg(feature = "bytes")]
+mod buf_messages {
+    use super::*;
+    use bytes::{Buf, Bytes};
+    use varint_turbo::BufVarint;
+
+    /// Message sizes: a small RPC body or Kafka record, a larger message;
+    /// below 48 bytes most reads are in a chunk's last 15 bytes.
+    pub const SIZES: [usize; 3] = [16, 48, 200];
+    /// Messages per measured batch.
+    const MESSAGES: usize = 64;
+
+    struct Messages {
+        messages: Vec<Bytes>,
+        /// `prefix[i]`: wrapping sum of the values of messages `0..i`,
+        /// plus one per varint.
+        prefix: Vec<u64>,
+    }
+
+    impl Messages {
+        fn new(pool: &Pool<u64>, size: usize) -> Self {
+            let count = pool.values.len();
+            let end = pool.offsets[count];
+            // Leaked once per workload and size (a few MB in a benchmark
+            // process) for `Bytes::from_static`'s copy-only clones.
+            let all: &'static [u8] = Box::leak(pool.buf[..end].to_vec().into_boxed_slice());
+            let all = Bytes::from_static(all);
+            let (mut messages, mut prefix) = (Vec::new(), vec![0u64]);
+            let mut first = 0;
+            while first < count {
+                let mut last = first + 1;
+                while last < count && pool.offsets[last + 1] - pool.offsets[first] <= size {
+                    last += 1;
+                }
+                messages.push(all.slice(pool.offsets[first]..pool.offsets[last]));
+                let sum = pool.values[first..last]
+                    .iter()
+                    .fold(0u64, |sum, &value| sum.wrapping_add(value).wrapping_add(1));
+                prefix.push(prefix[prefix.len() - 1].wrapping_add(sum));
+                first = last;
+            }
+            Messages { messages, prefix }
+        }
+
+        fn windows(&self, seed: u64) -> Windows {
+            Windows::over(self.messages.len(), MESSAGES, seed)
+        }
+
+        /// Reads the batch at message `start` with `walk`; panics unless
+        /// it returns the pool's checksum.
+        #[inline(always)]
+        fn batch(&self, what: &str, start: usize, walk: Walk) {
+            let got = walk(black_box(&self.messages[start..start + MESSAGES]));
+            let want = self.prefix[start + MESSAGES].wrapping_sub(self.prefix[start]);
+            if got != Some(want) {
+                mismatch(what, start, got, want);
+            }
+        }
+    }
+
+    /// Reads every message to its end with `read`: the wrapping sum of the
+    /// values plus one per varint, or `None` on an error.
+    #[inline(always)]
+    fn walk(messages: &[Bytes], mut read: impl FnMut(&mut Bytes) -> Option<u64>) -> Option<u64> {
+        let mut sum = 0u64;
+        for message in messages {
+            let mut buf = message.clone();
+            while buf.has_remaining() {
+                sum = sum.wrapping_add(read(&mut buf)?).wrapping_add(1);
+            }
+        }
+        Some(sum)
+    }
+
+    #[inline(never)]
+    fn turbo(messages: &[Bytes]) -> Option<u64> {
+        walk(messages, |buf| buf.get_varint::<u64>().ok())
+    }
+
+    #[inline(never)]
+    fn prost(messages: &[Bytes]) -> Option<u64> {
+        walk(messages, |buf| prost::encoding::decode_varint(buf).ok())
+    }
+
+    /// A batch's walk: the checksum of the messages, `None` on an error.
+    type Walk = fn(&[Bytes]) -> Option<u64>;
+
+    const CONTENDERS: [(&str, Walk); 2] = [("api", turbo), ("prost", prost)];
+
+    pub fn bench(c: &mut Criterion, spec: &WorkloadSpec) {
+        let pool = Pool::<u64>::new(spec);
+        let clock = Clock::from_env();
+        let mut group = c.benchmark_group(format!("get_varint/{}", spec.name));
+        group.throughput(Throughput::Elements(MESSAGES as u64));
+        for size in SIZES {
+            let messages = Messages::new(&pool, size);
+            for (name, walk) in CONTENDERS {
+                let id = format!("{name}/{size}B");
+                let what = format!("get_varint/{}/{id}", spec.name);
+                group.bench_function(&id, |b| {
+                    let mut windows = messages.windows(0x853c_49e6_748f_ea9b);
+                    b.iter_custom(|iters| {
+                        clock.time(|| {
+                            for _ in 0..iters {
+                                messages.batch(&what, windows.next_start(), walk);
+                            }
+                        })
+                    });
+                });
+            }
+        }
+        group.finish();
+    }
+
+    /// `VARINT_BENCH_PAIRED=buf`: every size of every workload in
+    /// alternating rounds, as `paired::run` does for the other pairs.
+    #[cfg(target_arch = "x86_64")]
+    pub fn paired() {
+        use common::{paired_rounds, print_paired, print_paired_header};
+        /// Batches per contender per round.
+        const BATCHES_PER_ROUND: usize = 400;
+        let rounds = paired_rounds(40, "mix,95x1+5x2,zigzag-i64");
+        let clock = Clock::from_env();
+        println!(
+            "paired rounds (get_varint on Bytes messages, ns per message): {rounds} x \
+             {BATCHES_PER_ROUND} batches of {MESSAGES} messages per contender; clock: {}",
+            clock.describe()
+        );
+        print_paired_header();
+        for spec in selected_workloads() {
+            let pool = Pool::<u64>::new(spec);
+            for size in SIZES {
+                let messages = Messages::new(&pool, size);
+                let label = format!("get_varint({size}B) vs prost/{}", spec.name);
+                print_paired(
+                    &label,
+                    rounds,
+                    BATCHES_PER_ROUND * MESSAGES,
+                    |round, contender| {
+                        let seed = 0x853c_49e6_748f_ea9b
+                            ^ (round as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                        let mut windows = messages.windows(seed);
+                        let (what, walk) = CONTENDERS[contender];
+                        clock.time(|| {
+                            for _ in 0..BATCHES_PER_ROUND {
+                                messages.batch(what, windows.next_start(), walk);
+                            }
+                        })
+                    },
+                );
+            }
+        }
     }
 }
