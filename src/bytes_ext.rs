@@ -79,19 +79,37 @@ pub trait BufVarint: Buf {
     /// ```
     #[inline]
     fn get_varint<T: VarInt>(&mut self) -> Result<T, DecodeError> {
-        // On 16 bytes `decode` needs no padded copy, so this path makes no
-        // call whose result it waits for and keeps no stack frame (the
-        // Kafka-style walk of the prost harness: 1.02-1.03 -> 0.96 of
-        // prost's time).
+        // `decode`'s 1- to 3-byte tests inline, ahead of the split at 16
+        // bytes, so that the last bytes of a buffer (most of a small
+        // message: a Kafka record, an RPC body) keep them; advancing a
+        // chunk of at least 1 (2, 3) bytes by as many needs no bounds
+        // check. On 16 bytes `decode` needs no padded copy, so that path
+        // makes no call whose result it waits for and keeps no stack frame.
+        // (The prost harness's Kafka-style walk: 1.02-1.03 of prost's time
+        // -> 0.92; small messages, BENCHMARKS.md "`get_varint` on small
+        // messages".)
         let chunk = self.chunk();
         if let Some(&byte) = chunk.first() {
             if byte < 0x80 {
-                // `decode`'s 1-byte test, ahead of the split so that
-                // the last bytes of a buffer (a small message's tail)
-                // keep it inline; advancing a non-empty chunk by 1 needs
-                // no bounds check.
                 self.advance(1);
                 return Ok(T::from_u64_unchecked(u64::from(byte)));
+            }
+        }
+        if let Some(&[low, high, top]) = chunk.first_chunk::<3>() {
+            // 14 bits fit every type but `u8`, where they must be below 2^8.
+            if high < 0x80 && (T::MAX_LEN > 2 || high < 2) {
+                self.advance(2);
+                return Ok(T::from_u64_unchecked(
+                    u64::from(low & 0x7f) | u64::from(high) << 7,
+                ));
+            }
+            // (For types above `u8` here `high` continues.) 21 bits fit
+            // `u32` and up; `u8` and `u16` take `decode`'s checks below.
+            if top < 0x80 && T::MAX_LEN > 3 {
+                self.advance(3);
+                return Ok(T::from_u64_unchecked(
+                    u64::from(low & 0x7f) | u64::from(high & 0x7f) << 7 | u64::from(top) << 14,
+                ));
             }
         }
         if let Some(window) = chunk.first_chunk::<16>() {
@@ -105,8 +123,8 @@ pub trait BufVarint: Buf {
                 Err(error) => get_after_error::<T, _>(self, error).into_value(),
             };
         }
-        // Fewer than 16 bytes (the end of a buffer or of a segment): out of
-        // line, as `decode` would take its padded copy there anyway.
+        // Fewer than 16 bytes (the end of a buffer or of a segment) and a
+        // varint of 4 or more bytes: out of line.
         get_from_short_chunk::<T, _>(self).into_value()
     }
 
@@ -256,7 +274,15 @@ fn get_after_error<T: VarInt, B: Buf + ?Sized>(buf: &mut B, error: DecodeError) 
 /// a buffer or of a segment).
 #[inline(never)]
 fn get_from_short_chunk<T: VarInt, B: Buf + ?Sized>(buf: &mut B) -> Decoded {
-    match crate::decode::<T>(buf.chunk()) {
+    let chunk = buf.chunk();
+    // The word path of `decode`'s short inputs, here rather than behind
+    // `decode`'s 2- and 3-byte tests and a second call: in messages of
+    // 16-48 bytes most multi-byte varints are read here.
+    let decoded = match crate::arch::window::decode_short_from_word::<T>(chunk) {
+        Some(result) => result,
+        None => crate::decode::<T>(chunk),
+    };
+    match decoded {
         Ok((value, len)) => {
             buf.advance(len);
             Decoded::ok(value, len)

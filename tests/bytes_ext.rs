@@ -130,6 +130,30 @@ fn every_input_of_up_to_two_bytes_and_long_prefixes() {
     }
 }
 
+/// `get_varint`'s inline 2- and 3-byte paths, which need three bytes in
+/// the chunk: every 2-byte input with a byte after it, and the last two
+/// bytes of 3- and 4-byte varints after a few first bytes, every type
+/// (`u8` and `u16` must still overflow), contiguous.
+#[test]
+fn two_and_three_byte_varints_with_bytes_after() {
+    for a in 0..=255u8 {
+        for b in 0..=255u8 {
+            for c in [0x00, 0x7f, 0x80, 0xff] {
+                let input = [a, b, c];
+                for_each_unsigned!(check_get_varint(&input[..], &input, &[]));
+            }
+        }
+    }
+    for a in [0x80, 0xac, 0xff] {
+        for b in 0x80..=0xffu8 {
+            for c in 0..=255u8 {
+                let input = [a, b, c, 0x01];
+                for_each_unsigned!(check_get_varint(&input[..], &input, &[]));
+            }
+        }
+    }
+}
+
 #[test]
 fn encode_vectors_put_and_get_across_seams() {
     let rows = encode_rows();
