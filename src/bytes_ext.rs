@@ -275,14 +275,10 @@ fn get_after_error<T: VarInt, B: Buf + ?Sized>(buf: &mut B, error: DecodeError) 
 #[inline(never)]
 fn get_from_short_chunk<T: VarInt, B: Buf + ?Sized>(buf: &mut B) -> Decoded {
     let chunk = buf.chunk();
-    // The word path of `decode`'s short inputs, here rather than behind
-    // `decode`'s 2- and 3-byte tests and a second call: in messages of
-    // 16-48 bytes most multi-byte varints are read here.
-    let decoded = match crate::arch::window::decode_short_from_word::<T>(chunk) {
-        Some(result) => result,
-        None => crate::decode::<T>(chunk),
-    };
-    match decoded {
+    // `decode`'s path for short inputs, here rather than behind its 1- to
+    // 3-byte tests (done) and a second call: in messages of 16-48 bytes
+    // most varints of 4 bytes and more are read here.
+    match crate::arch::window::decode_tail::<T>(chunk) {
         Ok((value, len)) => {
             buf.advance(len);
             Decoded::ok(value, len)

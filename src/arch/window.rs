@@ -1,16 +1,16 @@
 //! The 16-byte window every single-value kernel works on, and the two
 //! wrappers that give the kernels one: decoding takes the first 16 bytes of
-//! the input; a shorter input (the tail of a buffer) is decoded from one
-//! word of its bytes, zero above its end, and copied into a zero-padded
-//! window only for a varint whose first 8 bytes continue; encoding writes
-//! straight into the output when 16 bytes of room remain, else through a
-//! local window and an exact copy.
+//! the input; a shorter input (the tail of a buffer) is decoded by the
+//! scalar kernel's steps from one word of its bytes, zero above its end,
+//! as if it were padded with zeros; encoding writes straight into the
+//! output when 16 bytes of room remain, else through a local window and an
+//! exact copy.
 //!
 //! A zero pad byte ends the varint, so a truncated input shows up as a
 //! length past the input's end: one comparison separates it from success,
 //! and the kernels never read outside the slice.
 
-use crate::arch::scalar::single::pack_7bit_groups;
+use crate::arch::scalar::single::{decode_bytes_8_and_9, pack_7bit_groups};
 use crate::error::DecodeError;
 use crate::varint::{narrow, VarInt, CONTINUATION_BITS, PAYLOAD_BITS};
 
@@ -26,74 +26,55 @@ pub(crate) fn decode_with<T: VarInt>(
         // 16 bytes hold any varint up to MAX_LEN: no truncation possible.
         kernel(window)
     } else {
-        decode_short(input, kernel)
+        decode_short(input)
     }
 }
 
 /// The tail of a buffer: fewer than 16 bytes. Kept out of line so the hot
 /// path stays small.
-///
-/// Every varint in a buffer's last 15 bytes comes here (the tail of every
-/// small message, a `Buf` chunk's end), so it decodes the varint from one
-/// word as the scalar kernel does, where the word can be had without
-/// reading past the input: the first 8 bytes, or all of an input of fewer
-/// than 8 read in two overlapping pieces, zero above its end (a zero byte
-/// ends a varint, as the pad of a window does). Only a varint whose first
-/// 8 bytes all continue (9 or 10 bytes, or an error) takes the padded
-/// window and `kernel`. Copying the rest into the window for every value,
-/// as this did before, cost about 10 ns a value (a variable-length
-/// `memcpy`), more than the decode (BENCHMARKS.md, "`get_varint` on small
-/// messages").
 #[inline(never)]
 #[cold]
-fn decode_short<T: VarInt>(
-    input: &[u8],
-    kernel: impl FnOnce(&[u8; 16]) -> Result<(T, usize), DecodeError>,
-) -> Result<(T, usize), DecodeError> {
-    if let Some(result) = decode_short_from_word(input) {
-        return result;
-    }
-    let mut window = [0u8; 16];
-    window[..input.len()].copy_from_slice(input);
-    // A prefix shorter than MAX_LEN cannot overflow (it carries at most
-    // 7 * (MAX_LEN - 1) bits), so an Overflow from the kernel is final and
-    // a length past the input means it was cut off.
-    match kernel(&window) {
-        Ok((_, len)) if len > input.len() => Err(DecodeError::Truncated),
-        result => result,
-    }
+fn decode_short<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
+    decode_tail(input)
 }
 
-/// [`decode_short`]'s word path, for an input of fewer than 16 bytes: the
-/// result, or `None` if the first 8 bytes all continue (a 9- or 10-byte
-/// varint, or an error), which needs the padded window.
+/// Decodes from an input of fewer than 16 bytes (every varint in a
+/// buffer's last 15 bytes: the tail of every small message, a `Buf`
+/// chunk's end) what the scalar kernel decodes from the input padded with
+/// zeros, without the padded copy: the kernel's word is the first 8 bytes,
+/// or all of an input of fewer than 8 read in two overlapping pieces, zero
+/// above its end (a zero byte ends a varint, as the pad does); a varint
+/// whose first 8 bytes continue takes bytes 8 and 9 as they are, or zero.
+/// A stop in the zeros above the end means the input was cut off. Copying
+/// the input into a padded window for every value, as this did before,
+/// cost about 10 ns a value (a variable-length `memcpy`), more than the
+/// decode (BENCHMARKS.md, "`get_varint` on small messages").
 #[inline(always)]
-pub(crate) fn decode_short_from_word<T: VarInt>(
-    input: &[u8],
-) -> Option<Result<(T, usize), DecodeError>> {
+pub(crate) fn decode_tail<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
     let word = if let Some(first) = input.first_chunk::<8>() {
         u64::from_le_bytes(*first)
     } else {
         word_of_short(input)
     };
     let stops = !word & CONTINUATION_BITS;
-    if stops == 0 {
-        return None;
-    }
-    // `stops ^ (stops - 1)` keeps the varint's bytes (scalar kernel).
-    let len = stops.trailing_zeros() as usize / 8 + 1;
-    Some(
-        match narrow::<T>(
+    let result = if stops != 0 {
+        // `stops ^ (stops - 1)` keeps the varint's bytes (scalar kernel).
+        let len = stops.trailing_zeros() as usize / 8 + 1;
+        narrow::<T>(
             pack_7bit_groups(word & (stops ^ (stops - 1)) & PAYLOAD_BITS),
             len,
-        ) {
-            // The stop was a zero above the input's end: cut off. (An
-            // Overflow stands: it needs more than `MAX_LEN` bytes, or a
-            // value beyond `T`, which no zero byte can give.)
-            Ok((_, len)) if len > input.len() => Err(DecodeError::Truncated),
-            result => result,
-        },
-    )
+        )
+    } else {
+        // Eight continuing bytes: the input has at least 8.
+        let byte = |i: usize| input.get(i).copied().unwrap_or(0);
+        decode_bytes_8_and_9::<T>(pack_7bit_groups(word & PAYLOAD_BITS), byte(8), byte(9))
+    };
+    match result {
+        // An Overflow stands: it needs more than `MAX_LEN` bytes, or a
+        // value beyond `T`, which no zero byte can give.
+        Ok((_, len)) if len > input.len() => Err(DecodeError::Truncated),
+        result => result,
+    }
 }
 
 /// The bytes of an input of fewer than 8 bytes as a little-endian word,

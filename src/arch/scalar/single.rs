@@ -120,6 +120,17 @@ const FIVE_BYTES: u64 = 0xff_ffff_ffff;
 /// `low` is the packed payload of the first 8 bytes.
 #[inline(always)]
 fn decode_long<T: VarInt>(window: &[u8; 16], low: u64) -> Result<(T, usize), DecodeError> {
+    decode_bytes_8_and_9(low, window[8], window[9])
+}
+
+/// [`decode_long`] on bytes 8 and 9 as values (zero where the input ends,
+/// as in a padded window), for the short-input path that has no window.
+#[inline(always)]
+pub(crate) fn decode_bytes_8_and_9<T: VarInt>(
+    low: u64,
+    byte_8: u8,
+    byte_9: u8,
+) -> Result<(T, usize), DecodeError> {
     if T::MAX_LEN <= 8 {
         // Constant-folded: for types narrower than u64, 8 continuing bytes
         // are already longer than MAX_LEN.
@@ -127,9 +138,9 @@ fn decode_long<T: VarInt>(window: &[u8; 16], low: u64) -> Result<(T, usize), Dec
     }
     // Branch-free between 9 and 10 bytes: for uniform u64 values they are a
     // coin toss, which a branch would mispredict half the time.
-    let ninth = u64::from(window[8]);
+    let ninth = u64::from(byte_8);
     let has_tenth = ninth >> 7;
-    let tenth = u64::from(window[9]) & has_tenth.wrapping_neg();
+    let tenth = u64::from(byte_9) & has_tenth.wrapping_neg();
     // Go protowire: a 10th byte of 0x00/0x01 completes the value (bit 63);
     // anything larger, with or without a continuation bit, overflows.
     if tenth > 1 {
