@@ -79,15 +79,18 @@ pub trait BufVarint: Buf {
     /// ```
     #[inline]
     fn get_varint<T: VarInt>(&mut self) -> Result<T, DecodeError> {
-        // `decode`'s 1- to 3-byte tests inline, ahead of the split at 16
-        // bytes, so that the last bytes of a buffer (most of a small
-        // message: a Kafka record, an RPC body) keep them; advancing a
-        // chunk of at least 1 (2, 3) bytes by as many needs no bounds
-        // check. On 16 bytes `decode` needs no padded copy, so that path
-        // makes no call whose result it waits for and keeps no stack frame.
-        // (The prost harness's Kafka-style walk: 1.02-1.03 of prost's time
-        // -> 0.92; small messages, BENCHMARKS.md "`get_varint` on small
-        // messages".)
+        // Every path that goes on reading is inline: `decode`'s 1- to
+        // 3-byte tests, then `decode` on the chunk's first 16 bytes (no
+        // padded copy) or, in a chunk's last 15 bytes, the word path
+        // `decode` takes there. Only an error leaves (out of line, cold,
+        // and it ends a parser's loop), so in a loop that reads a message
+        // to its end the compiler keeps the buffer's fields in registers;
+        // a call on a path that continues the loop (the short chunk's,
+        // until f909f37) kept them in memory, a store and a reload per
+        // value: 200-byte messages of mostly 1-byte varints read 2.7x
+        // faster without it (BENCHMARKS.md, "`get_varint` on small
+        // messages"). Advancing a chunk of at least 1 (2, 3) bytes by as
+        // many needs no bounds check.
         let chunk = self.chunk();
         if let Some(&byte) = chunk.first() {
             if byte < 0x80 {
@@ -112,20 +115,24 @@ pub trait BufVarint: Buf {
                 ));
             }
         }
+        // Two paths, each with its own `advance` (one merged `Result`
+        // measured 3-5% slower on the protobuf-like mix).
         if let Some(window) = chunk.first_chunk::<16>() {
             return match crate::decode::<T>(window) {
                 Ok((value, len)) => {
                     self.advance(len);
                     Ok(value)
                 }
-                // Out of line, so that this function stays small enough to
-                // inline into a parser's loop.
                 Err(error) => get_after_error::<T, _>(self, error).into_value(),
             };
         }
-        // Fewer than 16 bytes (the end of a buffer or of a segment) and a
-        // varint of 4 or more bytes: out of line.
-        get_from_short_chunk::<T, _>(self).into_value()
+        match crate::arch::window::decode_tail::<T>(chunk) {
+            Ok((value, len)) => {
+                self.advance(len);
+                Ok(value)
+            }
+            Err(error) => get_after_error::<T, _>(self, error).into_value(),
+        }
     }
 
     /// Reads one zigzag varint (protobuf `sint32`/`sint64`, Avro
@@ -206,9 +213,9 @@ pub trait BufVarint: Buf {
 
 impl<B: Buf + ?Sized> BufVarint for B {}
 
-/// What [`BufVarint::get_varint`]'s out-of-line paths return: the value
-/// (widened to `u64`) and its length, a length of 0 marking an error whose
-/// kind is then the first word. Two words come back in two registers;
+/// What [`BufVarint::get_varint`]'s out-of-line error path returns: the
+/// value (widened to `u64`) and its length, a length of 0 marking an error
+/// whose kind is then the first word. Two words come back in two registers;
 /// `Result<u64, DecodeError>` is three scalars (tag, error, value) and
 /// comes back through memory, and merging it with the inline path made
 /// that path store its value and load it back, and keep a stack frame
@@ -267,23 +274,6 @@ fn get_after_error<T: VarInt, B: Buf + ?Sized>(buf: &mut B, error: DecodeError) 
         }
     } else {
         Decoded::err(error)
-    }
-}
-
-/// [`BufVarint::get_varint`] on a chunk of fewer than 16 bytes (the end of
-/// a buffer or of a segment).
-#[inline(never)]
-fn get_from_short_chunk<T: VarInt, B: Buf + ?Sized>(buf: &mut B) -> Decoded {
-    let chunk = buf.chunk();
-    // `decode`'s path for short inputs, here rather than behind its 1- to
-    // 3-byte tests (done) and a second call: in messages of 16-48 bytes
-    // most varints of 4 bytes and more are read here.
-    match crate::arch::window::decode_tail::<T>(chunk) {
-        Ok((value, len)) => {
-            buf.advance(len);
-            Decoded::ok(value, len)
-        }
-        Err(error) => get_after_error::<T, B>(buf, error),
     }
 }
 
