@@ -82,14 +82,15 @@ find "$WORKSPACE" -mindepth 1 -maxdepth 1 -exec rm -rf {} +
 git ls-files -co --exclude-standard -z | grep -zv '^Cargo.lock$' |
     tar --null -T - -cf - | tar -xf - -C "$WORKSPACE"
 cp -p "$REPO/.ci/msrv/Cargo.lock" "$WORKSPACE/Cargo.lock"
+# The manifest the lockfile is for: without the benches' dev-dependencies
+# (scripts/drop-bench-deps.py; the benches are not built here).
+python3 "$REPO/scripts/drop-bench-deps.py" "$WORKSPACE/Cargo.toml"
 
 # ---- 4. tests under qemu ----------------------------------------------------------------
 cd "$WORKSPACE"
 T0=$SECONDS
 # opt-level 2 for this crate and the property-test generators (qemu-user
-# runs unoptimized code very slowly); the other dependencies (criterion and
-# the peers, built for the benches' targets but not run) stay at 0, which
-# halves the build.
+# runs unoptimized code very slowly); the other dependencies stay at 0.
 PROFILE_ARGS=(--config 'profile.dev.debug=false' --config 'profile.dev.package.varint-turbo.opt-level=2')
 for dep in proptest quickcheck rand rand_core rand_chacha rand_xorshift ppv-lite86; do
     PROFILE_ARGS+=(--config "profile.dev.package.$dep.opt-level=2")

@@ -8,8 +8,8 @@
 # makes DIR hold rustc, rustdoc and cargo 1.85 with the amd64 std, plus the
 # std of each Debian architecture ARCH (e.g. s390x). The packages (rustc-web,
 # cargo-web, libstd-rust-web-1.85, libstd-rust-web-dev[:ARCH] at
-# $DEBIAN_RUST_185_VERSION, libllvm19, and libpcre3, which Debian's cargo
-# links and hosts without it lack) are fetched with `apt-get download` and
+# $DEBIAN_RUST_185_VERSION, libllvm19, and libpcre3 and libhttp-parser2.9,
+# which Debian's cargo links and hosts without them lack) are fetched with `apt-get download` and
 # unpacked with `dpkg-deb -x`; only what DIR lacks is fetched (~100 MB
 # compressed for the host part, ~40 MB per extra std). The installed
 # system is left alone, except `dpkg --add-architecture ARCH` and
@@ -26,10 +26,11 @@ debian_rust_185() {
     local host_triple=x86_64-unknown-linux-gnu
     local pkgs=() arch triple
     if [[ ! -x $dir/usr/bin/rustc || ! -x $dir/usr/bin/cargo ||
-        ! -d $dir/usr/lib/rustlib/$host_triple/lib || ! -e $dir/lib/x86_64-linux-gnu/libpcre.so.3 ]]; then
+        ! -d $dir/usr/lib/rustlib/$host_triple/lib || ! -e $dir/lib/x86_64-linux-gnu/libpcre.so.3 ||
+        ! -e $dir/usr/lib/x86_64-linux-gnu/libhttp_parser.so.2.9 ]]; then
         pkgs+=("rustc-web=$DEBIAN_RUST_185_VERSION" "cargo-web=$DEBIAN_RUST_185_VERSION"
             "libstd-rust-web-1.85=$DEBIAN_RUST_185_VERSION"
-            "libstd-rust-web-dev=$DEBIAN_RUST_185_VERSION" libllvm19 libpcre3)
+            "libstd-rust-web-dev=$DEBIAN_RUST_185_VERSION" libllvm19 libpcre3 libhttp-parser2.9)
     fi
     for arch in "$@"; do
         case $arch in
@@ -72,4 +73,14 @@ debian_rust_185() {
         rm -rf "$debs"
     fi
     export LD_LIBRARY_PATH=$dir/usr/lib/x86_64-linux-gnu:$dir/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    # A library the host lacks shows up here, by name, rather than as a
+    # failed cargo run later.
+    local tool missing
+    for tool in rustc rustdoc cargo; do
+        missing=$(ldd "$dir/usr/bin/$tool" 2>/dev/null | sed -n 's/^[[:space:]]*\([^ ]*\) => not found.*/\1/p' | tr '\n' ' ')
+        if [[ -n $missing ]]; then
+            echo "debian_rust_185: $dir/usr/bin/$tool needs ${missing}which this host lacks; add its Debian package to scripts/debian-rust-1.85.sh" >&2
+            return 1
+        fi
+    done
 }

@@ -9,13 +9,15 @@
 # scripts/debian-rust-1.85.sh (shared with scripts/cross-s390x.sh); nothing
 # is installed system-wide, the rustup toolchains are not touched.
 #
-# Dependencies: # Dependencies: the dev-dependencies' newest releases need newer compilers,
+# Dependencies: the dev-dependencies' newest releases need newer compilers,
 # so this step has a lockfile of its own, .ci/msrv/Cargo.lock, resolved by
 # cargo 1.85 with CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS=fallback (the
 # newest versions whose rust-version is at most 1.85). It is committed, so
 # a run does not re-resolve: a new release with a wrong or missing
 # rust-version cannot break the step overnight, and the run is the same on
-# every machine. The tests run in a copy of the working tree
+# every machine. It is the lockfile of the manifest without the benches'
+# dev-dependencies (scripts/drop-bench-deps.py): the tests run in a copy of
+# the working tree
 # (target/msrv/workspace, mtimes kept, so cargo rebuilds only what changed)
 # with that lockfile as its Cargo.lock and `--locked`; the repository's own
 # Cargo.lock is never read or changed. After changing [dev-dependencies]
@@ -87,6 +89,9 @@ find "$WORKSPACE" -mindepth 1 -maxdepth 1 -exec rm -rf {} +
 git ls-files -co --exclude-standard -z | grep -zv '^Cargo.lock$' |
     tar --null -T - -cf - | tar -xf - -C "$WORKSPACE"
 cd "$WORKSPACE"
+# Without the benches' dev-dependencies (criterion, the peers): the benches
+# are not built here (101 s -> 79 s from an empty target dir).
+python3 "$REPO/scripts/drop-bench-deps.py" Cargo.toml
 if $UPDATE_LOCKFILE; then
     "$CARGO" generate-lockfile
     mkdir -p "$(dirname "$LOCKFILE")"
