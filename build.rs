@@ -29,7 +29,7 @@
 //! is the build machine's (x86-64; the ABI and libc may differ, as for a
 //! `x86_64-unknown-linux-musl` build on a gnu host).
 
-fn main() {
+pub fn main() {
     println!("cargo:rustc-check-cfg=cfg(varint_turbo_slow_pdep)");
     println!("cargo:rustc-check-cfg=cfg(varint_turbo_fast_pdep)");
     println!("cargo:rustc-check-cfg=cfg(varint_turbo_force_scalar)");
