@@ -390,17 +390,22 @@ impl<B: BufMut + ?Sized> BufMutVarint for B {}
 /// current chunk has room for the kernel's stores (a `Vec` or `BytesMut`
 /// with spare capacity, a long enough `&mut [u8]`), with no copy of a
 /// 16-byte array through `put_slice`; in place with stores of exactly the
-/// varint's bytes when the chunk has room for the varint but not for 16
-/// bytes (the end of a `Vec` sized by `encoded_len`, as prost's
+/// varint's bytes when the chunk has room for the varint but not for the
+/// kernel's stores (the end of a `Vec` sized by `encoded_len`, as prost's
 /// `encode_to_vec` makes it); else through `put_slice`.
+///
+/// The kernel's stores are 10 bytes (8 for types of at most 32 bits), not
+/// the 16 that [`encode_unchecked`](crate::encode_unchecked) asks of its
+/// callers: in an exactly sized `Vec` the varints of its last 9 (7) bytes
+/// take the byte loop, not those of its last 15.
 #[inline]
 fn put_longer<T: VarInt, B: BufMut + ?Sized>(buf: &mut B, value: T) -> usize {
     let chunk = buf.chunk_mut();
-    if chunk.len() >= 16 {
-        // SAFETY: `chunk` is valid for writes of `chunk.len() >= 16`
-        // bytes, as `encode_unchecked` requires.
-        let len = unsafe { crate::encode_unchecked(value, chunk.as_mut_ptr()) };
-        // SAFETY: `encode_unchecked` initialized the first `len` (<= 10)
+    if chunk.len() >= crate::encode::stored_bytes::<T>() {
+        // SAFETY: `chunk` is valid for writes of `chunk.len()` bytes, at
+        // least the `stored_bytes::<T>()` that `store_unchecked` requires.
+        let len = unsafe { crate::encode::store_unchecked(value, chunk.as_mut_ptr()) };
+        // SAFETY: `store_unchecked` initialized the first `len` (<= 10)
         // bytes of the current chunk.
         unsafe { buf.advance_mut(len) };
         return len;
@@ -408,8 +413,8 @@ fn put_longer<T: VarInt, B: BufMut + ?Sized>(buf: &mut B, value: T) -> usize {
     put_near_the_end(buf, value)
 }
 
-/// [`put_longer`] where the current chunk has less than 16 bytes of room
-/// (the last varints of a `Vec` sized by `encoded_len`, as prost's
+/// [`put_longer`] where the current chunk has no room for the kernel's
+/// stores (the last varints of a `Vec` sized by `encoded_len`, as prost's
 /// `encode_to_vec` makes it, come here): a byte loop in place when the
 /// chunk has room for the varint, else [`put_across`].
 ///

@@ -117,9 +117,35 @@ fn encode_longer_to_slice<T: VarInt>(value: T, out: &mut [u8]) -> usize {
 /// ```
 #[inline]
 pub unsafe fn encode_unchecked<T: VarInt>(value: T, ptr: *mut u8) -> usize {
+    // SAFETY: `ptr` is valid for writes of 16 bytes (caller), at least the
+    // `stored_bytes::<T>()` (<= 10) that `store_unchecked` writes.
+    unsafe { store_unchecked(value, ptr) }
+}
+
+#[cfg(feature = "bytes")]
+/// How many bytes [`store_unchecked`] writes for `T`: 10 for 64-bit types,
+/// whose varints reach 10 bytes, 8 for the others (at most 5 bytes).
+#[inline(always)]
+pub(crate) const fn stored_bytes<T: VarInt>() -> usize {
+    if T::MAX_LEN > 8 {
+        10
+    } else {
+        8
+    }
+}
+
+/// [`encode_unchecked`]'s stores: bytes 0..8 of the varint and, for 64-bit
+/// `T`, bytes 8..10, zeros past the varint; returns its length.
+///
+/// # Safety
+/// `ptr` must be valid for writes of [`stored_bytes::<T>()`](stored_bytes)
+/// bytes (the public function asks for 16, which leaves it room to change).
+#[inline(always)]
+pub(crate) unsafe fn store_unchecked<T: VarInt>(value: T, ptr: *mut u8) -> usize {
     let (low, high, len) = selected::encode_words(value);
-    // SAFETY: `ptr` is valid for writes of 16 bytes (caller); these stores
-    // cover bytes 0..8 and 8..10, unaligned.
+    // SAFETY: `ptr` is valid for writes of `stored_bytes::<T>()` bytes
+    // (caller); these stores cover bytes 0..8 and, for 64-bit `T` (10
+    // bytes), 8..10, unaligned.
     unsafe {
         ptr.cast::<[u8; 8]>().write_unaligned(low.to_le_bytes());
         if T::MAX_LEN > 8 {

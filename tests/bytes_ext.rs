@@ -436,12 +436,13 @@ fn contiguous_errors_do_not_advance() {
 }
 
 /// `put_varint` takes three paths (a 1-byte push, the in-place kernel when
-/// the current chunk has 16 bytes of room, a copy otherwise): each writes
-/// exactly `encode`'s bytes and nothing else, whatever room is left in a
-/// `Vec`, a `BytesMut`, a `&mut [u8]` or a chain of two slices.
+/// the current chunk has room for its stores, a byte loop or a copy
+/// otherwise): each writes exactly `encode`'s bytes and nothing else,
+/// whatever room is left in a `Vec`, a `BytesMut`, a `&mut [u8]` or a chain
+/// of two slices; with less room than the kernel's stores (10 bytes for
+/// `u64`, 8 for `u32`), nothing past the varint.
 #[test]
 fn put_varint_every_length_and_every_room() {
-    use bytes::BufMut;
     let values: Vec<u64> = (0..64)
         .flat_map(|bits| {
             let top = 1u64 << bits;
@@ -450,59 +451,72 @@ fn put_varint_every_length_and_every_room() {
         .chain([u64::MAX])
         .collect();
     for &value in &values {
-        let (bytes, len) = varint_turbo::encode(value);
-        let expected = &bytes[..usize::from(len)];
-        for filled in 0..24usize {
-            // A Vec with `filled` bytes and capacity 24 (spare room 24 - filled).
-            let mut vec = Vec::with_capacity(24);
-            vec.resize(filled, 0x77u8);
-            let room = vec.capacity() - filled;
-            assert_eq!(vec.put_varint(value), expected.len(), "Vec, {room} spare");
-            assert_eq!(&vec[..filled], &[0x77; 24][..filled]);
-            assert_eq!(&vec[filled..], expected, "Vec, value {value}, {room} spare");
+        put_varint_every_room(value, 10);
+        put_varint_every_room(value as u32, 8);
+    }
+}
 
-            let mut bytes_mut = bytes::BytesMut::with_capacity(24);
-            bytes_mut.resize(filled, 0x77);
-            bytes_mut.put_varint(value);
-            assert_eq!(&bytes_mut[filled..], expected, "BytesMut, value {value}");
+fn put_varint_every_room<T: varint_turbo::VarInt + std::fmt::Debug>(
+    value: T,
+    kernel_stores: usize,
+) {
+    use bytes::BufMut;
+    let (bytes, len) = varint_turbo::encode(value);
+    let expected = &bytes[..usize::from(len)];
+    for filled in 0..24usize {
+        // A Vec with `filled` bytes and capacity 24 (spare room 24 - filled).
+        let mut vec = Vec::with_capacity(24);
+        vec.resize(filled, 0x77u8);
+        let room = vec.capacity() - filled;
+        assert_eq!(vec.put_varint(value), expected.len(), "Vec, {room} spare");
+        assert_eq!(&vec[..filled], &[0x77; 24][..filled]);
+        assert_eq!(
+            &vec[filled..],
+            expected,
+            "Vec, value {value:?}, {room} spare"
+        );
 
-            // A slice with `filled` bytes of room, inside sentinels.
-            let mut storage = [0x5au8; 48];
-            if filled >= expected.len() {
-                let mut room: &mut [u8] = &mut storage[8..8 + filled];
-                assert_eq!(room.put_varint(value), expected.len());
-                assert_eq!(room.len(), filled - expected.len());
-                assert_eq!(&storage[8..8 + expected.len()], expected);
-                if filled < 16 {
-                    // Less than the kernel's 16 bytes of room: exactly the
-                    // varint's bytes are written.
-                    assert!(
-                        storage[8 + expected.len()..8 + filled]
-                            .iter()
-                            .all(|&b| b == 0x5a),
-                        "&mut [u8] of {filled}: wrote past the varint"
-                    );
-                }
+        let mut bytes_mut = bytes::BytesMut::with_capacity(24);
+        bytes_mut.resize(filled, 0x77);
+        bytes_mut.put_varint(value);
+        assert_eq!(&bytes_mut[filled..], expected, "BytesMut, value {value:?}");
+
+        // A slice with `filled` bytes of room, inside sentinels.
+        let mut storage = [0x5au8; 48];
+        if filled >= expected.len() {
+            let mut room: &mut [u8] = &mut storage[8..8 + filled];
+            assert_eq!(room.put_varint(value), expected.len());
+            assert_eq!(room.len(), filled - expected.len());
+            assert_eq!(&storage[8..8 + expected.len()], expected);
+            if filled < kernel_stores {
+                // Less room than the kernel's stores: exactly the varint's
+                // bytes are written.
                 assert!(
-                    storage[..8]
+                    storage[8 + expected.len()..8 + filled]
                         .iter()
-                        .chain(&storage[8 + filled..])
                         .all(|&b| b == 0x5a),
-                    "&mut [u8] of {filled}: wrote outside the slice"
+                    "&mut [u8] of {filled}: wrote past the varint {value:?}"
                 );
             }
-
-            // Two chained slices, the seam `filled` bytes in.
-            let (mut first, mut second) = ([0u8; 24], [0u8; 24]);
-            let mut chain = (&mut first[..filled]).chain_mut(&mut second[..]);
-            assert_eq!(chain.put_varint(value), expected.len());
-            let mut joined = first[..filled].to_vec();
-            joined.extend_from_slice(&second);
-            assert_eq!(
-                &joined[..expected.len()],
-                expected,
-                "chain split at {filled}"
+            assert!(
+                storage[..8]
+                    .iter()
+                    .chain(&storage[8 + filled..])
+                    .all(|&b| b == 0x5a),
+                "&mut [u8] of {filled}: wrote outside the slice ({value:?})"
             );
         }
+
+        // Two chained slices, the seam `filled` bytes in.
+        let (mut first, mut second) = ([0u8; 24], [0u8; 24]);
+        let mut chain = (&mut first[..filled]).chain_mut(&mut second[..]);
+        assert_eq!(chain.put_varint(value), expected.len());
+        let mut joined = first[..filled].to_vec();
+        joined.extend_from_slice(&second);
+        assert_eq!(
+            &joined[..expected.len()],
+            expected,
+            "chain split at {filled} ({value:?})"
+        );
     }
 }
