@@ -409,6 +409,27 @@ pub fn encoded_len_sum<T: VarInt>(values: &[T]) -> usize {
     detected_backend().encoded_len_sum(values)
 }
 
+/// The summed encoded lengths of the 64-bit wire values `wire(value)` of
+/// `values` (packed protobuf `int64`, `uint64`, `sint64`): the AVX-512
+/// kernel where the detected backend is AVX-512 and there are 8 values or
+/// more, else the build's own sum (on x86-64 the SSE2 kernel, which needs
+/// no run-time check; in a build for AVX-512 CPUs, the loop the compiler
+/// vectorizes with `vplzcntq`, so no run-time check either).
+#[inline]
+pub(crate) fn encoded_len_64_sum<V: Copy>(values: &[V], wire: impl Fn(V) -> u64) -> usize {
+    #[cfg(all(
+        target_arch = "x86_64",
+        varint_turbo_avx512,
+        not(target_feature = "avx512cd")
+    ))]
+    if values.len() >= 8 && detected_backend() == Backend::Avx512Vbmi2 {
+        // SAFETY: the detected backend runs on this CPU, and its features
+        // include AVX-512 F, BW, CD and VBMI.
+        return unsafe { crate::arch::x86_64::avx512::sizes::encoded_len_64_sum(values, wire) };
+    }
+    crate::arch::selected::encoded_len_64_sum(values, wire)
+}
+
 /// Appends the varints of `values` to `out`; returns the bytes written.
 ///
 /// ```

@@ -119,6 +119,53 @@ pub unsafe fn encoded_len_sum<T: VarInt>(values: &[T]) -> usize {
     total
 }
 
+/// The sum of the encoded lengths of `wire(value)` over `values`: the 64-bit
+/// step of [`encoded_len_sum`] on wire values made by `wire` (packed
+/// protobuf `int64`, `uint64`, `sint64`: two's complement bits or zigzag),
+/// 8 per step. `wire` is inlined here; for the plain casts the compiler
+/// folds the 8 loads into one vector load, and zigzag is three vector
+/// operations. The x86-64 baseline's form, `arch::x86_64::sse2`, compares
+/// 32-bit halves, five comparisons per four values: on a Zen 5 host it
+/// was slower than a bit scan per value (`bsr` is one cycle there), so
+/// prost's own loop beat it by 1.14-1.30x on packed 64-bit fields of
+/// 1,000 and 100,000 values (the prost harness, 2026-11-27).
+///
+/// # Safety
+/// The CPU must support AVX-512 F, BW, CD and VBMI.
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi")]
+pub(crate) unsafe fn encoded_len_64_sum<V: Copy>(values: &[V], wire: impl Fn(V) -> u64) -> usize {
+    let mut sum = _mm512_setzero_si512();
+    // SAFETY: the table is 64 readable bytes.
+    let table = unsafe { _mm512_loadu_si512(LEN_BY_LZCNT_64.as_ptr().cast()) };
+    let mut chunks = values.chunks_exact(8);
+    for chunk in &mut chunks {
+        let lane = |i: usize| wire(chunk[i]) as i64;
+        let wide = _mm512_set_epi64(
+            lane(7),
+            lane(6),
+            lane(5),
+            lane(4),
+            lane(3),
+            lane(2),
+            lane(1),
+            lane(0),
+        );
+        // As in `encoded_len_sum`: `lz` in 0..=63 indexes the table with
+        // byte 0 of each lane.
+        let lz = _mm512_lzcnt_epi64(_mm512_or_si512(wide, _mm512_set1_epi64(1)));
+        sum = _mm512_add_epi64(
+            sum,
+            _mm512_maskz_permutexvar_epi8(0x0101_0101_0101_0101, lz, table),
+        );
+    }
+    let rest: usize = chunks
+        .remainder()
+        .iter()
+        .map(|&value| crate::arch::scalar::encoded_len(wire(value)))
+        .sum();
+    _mm512_reduce_add_epi64(sum) as usize + rest
+}
+
 /// The sum of the 16 unsigned 32-bit lanes of `x`, in 64 bits (so that it
 /// cannot wrap).
 ///
@@ -159,6 +206,54 @@ mod tests {
 
     fn avx512() -> bool {
         std::is_x86_feature_detected!("avx512f")
+    }
+
+    /// `encoded_len_64_sum`: every bit length's edges, in every lane
+    /// position and with every tail length, plain, zigzag and through an
+    /// `i64` cast (packed `int64`), against the value-by-value sum.
+    #[test]
+    fn wire_sum_agrees_with_the_portable_sum() {
+        use crate::arch::scalar::sizes::encoded_len_64_sum_portable;
+        use std::vec::Vec;
+        let features = ["avx512f", "avx512bw", "avx512cd", "avx512vbmi"];
+        if !(std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512cd")
+            && std::is_x86_feature_detected!("avx512vbmi"))
+        {
+            std::eprintln!(
+                "no {features:?} on this CPU: wire_sum_agrees_with_the_portable_sum not run"
+            );
+            return;
+        }
+        let zigzag = |value: u64| (value << 1) ^ ((value as i64) >> 63) as u64;
+        let mut edges = std::vec![0u64, u64::MAX];
+        for bits in 1..64 {
+            edges.extend([(1u64 << bits) - 1, 1 << bits, (1 << bits) + 1]);
+            edges.extend([((1u64 << bits) - 1) | (1 << 63), !(1u64 << bits)]);
+        }
+        let signed: Vec<i64> = edges.iter().map(|&value| value as i64).collect();
+        for offset in 0..8 {
+            for len in (0..=24).chain([edges.len() - offset]) {
+                let values = &edges[offset..offset + len];
+                // SAFETY: the CPU has the kernel's features (checked above).
+                let (plain, zigzagged, cast) = unsafe {
+                    (
+                        encoded_len_64_sum(values, |value| value),
+                        encoded_len_64_sum(values, zigzag),
+                        encoded_len_64_sum(&signed[offset..offset + len], |value| value as u64),
+                    )
+                };
+                let expected = encoded_len_64_sum_portable(values, |value| value);
+                assert_eq!(plain, expected, "{values:x?}");
+                assert_eq!(cast, expected, "{values:x?}");
+                assert_eq!(
+                    zigzagged,
+                    encoded_len_64_sum_portable(values, zigzag),
+                    "{values:x?}"
+                );
+            }
+        }
     }
 
     /// The lane sums of a block reach 16 * 5 * 2^26 > 2^32 with 2^30 values;
