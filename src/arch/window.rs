@@ -30,10 +30,15 @@ pub(crate) fn decode_with<T: VarInt>(
     }
 }
 
-/// The tail of a buffer: fewer than 16 bytes. Kept out of line so the hot
-/// path stays small.
-#[inline(never)]
-#[cold]
+/// The tail of a buffer: fewer than 16 bytes, left to the inliner. Out of
+/// line (`#[cold]`, as it was until this note), every message's last
+/// varints paid a call, and a caller reading a `bytes::Bytes` kept its
+/// pointer and length in memory around it: 8 packed 6-byte `int64`s
+/// decoded one by one from `Bytes` in prost took 1.15x (default build) and
+/// 1.08x (native) prost's time; inline, 0.98 and 0.90, and the other
+/// 8-element packed rows gained 0-0.12 (the prost harness, Zen 5 host,
+/// 2026-11-27; `decode` on 1M values of the protobuf-like mix unchanged).
+#[inline]
 fn decode_short<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
     decode_tail(input)
 }
