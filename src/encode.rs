@@ -138,14 +138,14 @@ pub(crate) const fn stored_bytes<T: VarInt>() -> usize {
 /// `T`, bytes 8..10, zeros past the varint; returns its length.
 ///
 /// # Safety
-/// `ptr` must be valid for writes of [`stored_bytes::<T>()`](stored_bytes)
-/// bytes (the public function asks for 16, which leaves it room to change).
+/// `ptr` must be valid for writes of `stored_bytes::<T>()` bytes: 10 for
+/// 64-bit `T`, else 8 (the public function asks for 16, which leaves it
+/// room to change).
 #[inline(always)]
 pub(crate) unsafe fn store_unchecked<T: VarInt>(value: T, ptr: *mut u8) -> usize {
     let (low, high, len) = selected::encode_words(value);
-    // SAFETY: `ptr` is valid for writes of `stored_bytes::<T>()` bytes
-    // (caller); these stores cover bytes 0..8 and, for 64-bit `T` (10
-    // bytes), 8..10, unaligned.
+    // SAFETY: the caller makes `ptr` valid for writes of 10 bytes (64-bit
+    // `T`) or 8; the stores cover bytes 0..8 and 8..10, unaligned.
     unsafe {
         ptr.cast::<[u8; 8]>().write_unaligned(low.to_le_bytes());
         if T::MAX_LEN > 8 {
