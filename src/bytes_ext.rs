@@ -79,18 +79,25 @@ pub trait BufVarint: Buf {
     /// ```
     #[inline]
     fn get_varint<T: VarInt>(&mut self) -> Result<T, DecodeError> {
-        // Every path that goes on reading is inline: `decode`'s 1- to
-        // 3-byte tests, then `decode` on the chunk's first 16 bytes (no
-        // padded copy) or, in a chunk's last 15 bytes, the word path
-        // `decode` takes there. Only an error leaves (out of line, cold,
-        // and it ends a parser's loop), so in a loop that reads a message
-        // to its end the compiler keeps the buffer's fields in registers;
-        // a call on a path that continues the loop (the short chunk's,
-        // until f909f37) kept them in memory, a store and a reload per
-        // value: 200-byte messages of mostly 1-byte varints read 2.7x
-        // faster without it (BENCHMARKS.md, "`get_varint` on small
-        // messages"). Advancing a chunk of at least 1 (2, 3) bytes by as
-        // many needs no bounds check.
+        // Every path that goes on reading is inline: a 1-byte test of its
+        // own, then `decode` on the chunk (its 2- and 3-byte tests, the
+        // kernel on the chunk's first 16 bytes or, in its last 15, the
+        // word path). Only an error leaves (out of line, cold, and it ends
+        // a parser's loop), so in a loop that reads a message to its end
+        // the compiler keeps the buffer's fields in registers; a call on a
+        // path that continues the loop (the short chunk's, until f909f37)
+        // kept them in memory, a store and a reload per value: 200-byte
+        // messages of mostly 1-byte varints read 2.7x faster without it
+        // (BENCHMARKS.md, "`get_varint` on small messages").
+        //
+        // `decode` never returns more than the chunk's length; testing
+        // that against a fresh `chunk()` lets the compiler drop
+        // `advance`'s own check (in `Bytes`, with an inline panic
+        // message). This shape, prost's `decode_varint` in the harness's
+        // vt copy, measured 0.96 of prost's time on the Kafka walk in the
+        // native build where separate 2-/3-byte tests and two `advance`
+        // paths measured 1.15 (BENCHMARKS.md, "The Kafka walk: one
+        // `decode`").
         let chunk = self.chunk();
         if let Some(&byte) = chunk.first() {
             if byte < 0x80 {
@@ -98,40 +105,12 @@ pub trait BufVarint: Buf {
                 return Ok(T::from_u64_unchecked(u64::from(byte)));
             }
         }
-        if let Some(&[low, high, top]) = chunk.first_chunk::<3>() {
-            // 14 bits fit every type but `u8`, where they must be below 2^8.
-            if high < 0x80 && (T::MAX_LEN > 2 || high < 2) {
-                self.advance(2);
-                return Ok(T::from_u64_unchecked(
-                    u64::from(low & 0x7f) | u64::from(high) << 7,
-                ));
-            }
-            // (For types above `u8` here `high` continues.) 21 bits fit
-            // `u32` and up; `u8` and `u16` take `decode`'s checks below.
-            if top < 0x80 && T::MAX_LEN > 3 {
-                self.advance(3);
-                return Ok(T::from_u64_unchecked(
-                    u64::from(low & 0x7f) | u64::from(high & 0x7f) << 7 | u64::from(top) << 14,
-                ));
-            }
-        }
-        // Two paths, each with its own `advance` (one merged `Result`
-        // measured 3-5% slower on the protobuf-like mix).
-        if let Some(window) = chunk.first_chunk::<16>() {
-            return match crate::decode::<T>(window) {
-                Ok((value, len)) => {
-                    self.advance(len);
-                    Ok(value)
-                }
-                Err(error) => get_after_error::<T, _>(self, error).into_value(),
-            };
-        }
-        match crate::arch::window::decode_tail::<T>(chunk) {
-            Ok((value, len)) => {
+        match crate::decode::<T>(chunk) {
+            Ok((value, len)) if len <= self.chunk().len() => {
                 self.advance(len);
                 Ok(value)
             }
-            Err(error) => get_after_error::<T, _>(self, error).into_value(),
+            _ => get_slow::<T, _>(self).into_value(),
         }
     }
 
@@ -261,12 +240,20 @@ impl Decoded {
     }
 }
 
-/// Where [`BufVarint::get_varint`]'s decode of the current chunk failed:
+/// [`BufVarint::get_varint`] where `decode` failed on the current chunk:
 /// the seam path if the chunk ended inside the varint but more chunks
-/// follow, else the error.
+/// follow, else the error. (Decodes the chunk again: the inline path's
+/// guard on the length is never false, so this runs only on an error.)
 #[cold]
 #[inline(never)]
-fn get_after_error<T: VarInt, B: Buf + ?Sized>(buf: &mut B, error: DecodeError) -> Decoded {
+fn get_slow<T: VarInt, B: Buf + ?Sized>(buf: &mut B) -> Decoded {
+    let error = match crate::decode::<T>(buf.chunk()) {
+        Ok((value, len)) => {
+            buf.advance(len);
+            return Decoded::ok(value, len);
+        }
+        Err(error) => error,
+    };
     if error == DecodeError::Truncated && buf.chunk().len() < buf.remaining() {
         match get_across_seam::<T, B>(buf) {
             Ok((value, len)) => Decoded::ok(value, len),

@@ -55,7 +55,7 @@ fn decode_short<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
 /// cost about 10 ns a value (a variable-length `memcpy`), more than the
 /// decode (BENCHMARKS.md, "`get_varint` on small messages").
 #[inline(always)]
-pub(crate) fn decode_tail<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
+fn decode_tail<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
     let word = if let Some(first) = input.first_chunk::<8>() {
         u64::from_le_bytes(*first)
     } else {
