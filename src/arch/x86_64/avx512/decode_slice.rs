@@ -71,7 +71,11 @@
 //! offset.
 //!
 //! A chunk or window of 64 one-byte varints (small enums, bools, counts)
-//! just widens the bytes.
+//! just widens the bytes, and so do the input's leading runs of them,
+//! before the chunk loop's set-up. A chunk whose varints all have 1 or 2
+//! bytes (into types of at most 32 bits) skips the groups: two
+//! `vpcompressb` list each varint's first byte and the byte after it, and
+//! 32 values at a time are joined in 16-bit lanes.
 
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
@@ -107,8 +111,27 @@ pub unsafe fn decode_slice<T: VarInt>(
     );
     // The largest last byte of a MAX_LEN-byte varint that still fits T.
     let last_byte_limit = _mm512_set1_epi8((T::MAX_U64 >> (7 * (T::MAX_LEN - 1))) as i8);
-    // SAFETY: this function enables the features `decode_chunks` needs.
-    let (mut pos, mut written) = unsafe { decode_chunks(input, out, iota, last_byte_limit)? };
+    // Leading 64-byte runs of one-byte varints (packed bools and enums):
+    // widened without the chunk loop's set-up and per-chunk masks, which
+    // made inputs of 128-256 such bytes 1.2-1.3x slower than the AVX2
+    // backend's runs.
+    let (mut pos, mut written) = (0, 0);
+    while input.len() - pos >= WINDOW && out.len() - written >= WINDOW {
+        // SAFETY: 64 bytes from `pos` are inside `input` (loop condition);
+        // this function enables AVX-512 BW.
+        let data = unsafe { _mm512_loadu_si512(input.as_ptr().add(pos).cast()) };
+        if _mm512_movepi8_mask(data) != 0 {
+            break;
+        }
+        // SAFETY: 64 values fit in `out` after `written` and the 64 bytes
+        // from `pos` are in bounds (loop condition).
+        unsafe { store_one_byte_chunk::<T>(out, written, input, pos, data) };
+        pos += WINDOW;
+        written += WINDOW;
+    }
+    // SAFETY: this function enables the features `decode_chunks` needs;
+    // a varint starts at `pos`.
+    (pos, written) = unsafe { decode_chunks(input, out, pos, written, iota, last_byte_limit)? };
     // The last 64..127 bytes, or the values that no longer fit a whole
     // chunk's worth of room: windows that start at the next varint.
     while input.len() - pos >= WINDOW && written < out.len() {
@@ -188,28 +211,31 @@ pub unsafe fn decode_slice<T: VarInt>(
 }
 
 /// The main loop of [`decode_slice`]: fixed 64-byte chunks (see the module
-/// docs), while a chunk and the next one are inside `input` and `out` has
-/// room for 64 more values. Returns where the first varint not decoded
-/// starts and how many values were written.
+/// docs) from `input[pos..]` (a varint starts there) into
+/// `out[written..]`, while a chunk and the next one are inside `input` and
+/// `out` has room for 64 more values. Returns where the first varint not
+/// decoded starts and how many values are in `out` (`written` included).
 ///
 /// # Safety
-/// The CPU must support AVX-512 F, BW, VL, VBMI and VBMI2, POPCNT and LZCNT.
+/// `pos <= input.len()` and `written <= out.len()`; the CPU must support
+/// AVX-512 F, BW, VL, VBMI and VBMI2, POPCNT and LZCNT.
 #[inline(always)]
 unsafe fn decode_chunks<T: VarInt>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
+    mut pos: usize,
+    mut written: usize,
     iota: __m512i,
     last_byte_limit: __m512i,
 ) -> Result<(usize, usize), BulkDecodeError> {
-    let (mut pos, mut written) = (0usize, 0usize);
-    if input.len() < 2 * WINDOW || out.len() < WINDOW {
-        return Ok((0, 0));
+    if input.len() - pos < 2 * WINDOW || out.len() - written < WINDOW {
+        return Ok((pos, written));
     }
-    // Byte 0 starts a varint; afterwards: byte 63 of the previous chunk ended one.
+    // Byte `pos` starts a varint; afterwards: byte 63 of the previous chunk ended one.
     let mut carry = 1u64;
-    let mut base = 0usize;
-    // SAFETY: 64 bytes from 0 are inside `input` (checked above).
-    let mut data = unsafe { _mm512_loadu_si512(input.as_ptr().cast()) };
+    let mut base = pos;
+    // SAFETY: 64 bytes from `pos` are inside `input` (checked above).
+    let mut data = unsafe { _mm512_loadu_si512(input.as_ptr().add(pos).cast()) };
     // SAFETY (this and the other mask instructions): the caller enables
     // AVX-512 BW; they touch no memory.
     let (mut continues, mut above_limit) = unsafe {
@@ -311,6 +337,27 @@ unsafe fn decode_chunks<T: VarInt>(
                     }
                 }
             }
+        } else if T::MAX_LEN <= 8 && starts_mask & continues & (both >> 1) as u64 == 0 {
+            // Every varint that starts here has 1 or 2 bytes (no start
+            // whose first two bytes both continue): small counts, sint32
+            // near zero, enums above 127. 2.2x the groups' speed on 95%
+            // 1-byte counts, 2x on sint32 near zero (4,096 values into
+            // `u32`, Zen 5). Not for 64-bit values: with the path in their
+            // loop, never taken, 8-10-byte ids decoded 12% slower.
+            // SAFETY: 64 values fit in `out` after `written` (loop
+            // condition); this function's caller enables the features.
+            unsafe {
+                let dest = out.as_mut_ptr().cast::<T>().add(written);
+                decode_short_varint_chunk::<T>(
+                    data,
+                    next,
+                    starts_mask,
+                    continues,
+                    iota,
+                    count,
+                    dest,
+                );
+            }
         } else if count != 0 {
             // SAFETY: `count <= 64` values fit in `out` after `written`
             // (loop condition); this function's caller enables the features.
@@ -375,6 +422,115 @@ unsafe fn decode_chunk_groups<T: VarInt, const LONG: bool>(
     unsafe {
         let values = decode_group2::<LONG, true>(data, next, starts, tops, group);
         store::<T>(dest.add(group), u8::MAX >> (8 - (count - group)), values);
+    }
+}
+
+/// The varints of a chunk in which every varint that starts has 1 or 2
+/// bytes (`count` of them, 1 to 64, starting where `starts_mask` has a
+/// bit; a 2-byte one that starts at byte 63 ends in `next`), stored at
+/// `dest`. Two `vpcompressb` list each varint's first byte and the byte
+/// after it (zeroed where the first byte ends the varint), and 32 values at
+/// a time are widened to 16 bits and joined, `(first & 0x7f) | second << 7`:
+/// about 20 vector operations for the up to 64 values of a chunk, where the
+/// 8-value groups of the general step take about 12 for every 8.
+///
+/// Writes all 64 slots from `dest` when `count > 32` (else the first 32):
+/// the slots past `count` get garbage, which the next chunk overwrites.
+///
+/// # Safety
+/// `dest` must be valid for writing 64 values; the CPU must support
+/// AVX-512 F, BW, VL, VBMI and VBMI2.
+#[inline(always)]
+unsafe fn decode_short_varint_chunk<T: VarInt>(
+    data: __m512i,
+    next: __m512i,
+    starts_mask: u64,
+    continues: u64,
+    iota: __m512i,
+    count: usize,
+    dest: *mut T,
+) {
+    // SAFETY: the caller guarantees the CPU features and 64 writable slots
+    // at `dest`; the stores below write at most 64.
+    unsafe {
+        // Byte p: byte p + 1 of the chunk (byte 0 of `next` for p = 63)
+        // where byte p continues, else zero.
+        let after = _mm512_add_epi8(iota, _mm512_set1_epi8(1));
+        let second = _mm512_maskz_permutex2var_epi8(continues, data, after, next);
+        let first = _mm512_maskz_compress_epi8(starts_mask, data);
+        let second = _mm512_maskz_compress_epi8(starts_mask, second);
+        let low_7_bits = _mm512_set1_epi16(0x7f);
+        let values_from = |half: __m256i, second_half: __m256i| {
+            // (A & C) | B: ternary-logic table 0xec.
+            _mm512_ternarylogic_epi32::<0xec>(
+                _mm512_cvtepu8_epi16(half),
+                _mm512_slli_epi16::<7>(_mm512_cvtepu8_epi16(second_half)),
+                low_7_bits,
+            )
+        };
+        store_32_words::<T>(
+            dest,
+            values_from(
+                _mm512_castsi512_si256(first),
+                _mm512_castsi512_si256(second),
+            ),
+        );
+        if count > 32 {
+            store_32_words::<T>(
+                dest.add(32),
+                values_from(
+                    _mm512_extracti64x4_epi64::<1>(first),
+                    _mm512_extracti64x4_epi64::<1>(second),
+                ),
+            );
+        }
+    }
+}
+
+/// Stores the 32 16-bit lanes of `values` as 32 values of `T` (narrowed
+/// for `u8`: the caller's values fit `T`).
+///
+/// # Safety
+/// `dest` must be valid for writing 32 `T`; the CPU must have AVX-512
+/// F/BW/VL.
+#[inline(always)]
+unsafe fn store_32_words<T: VarInt>(dest: *mut T, values: __m512i) {
+    // SAFETY: 32 writable `T` at `dest` and the CPU features (caller).
+    unsafe {
+        match core::mem::size_of::<T>() {
+            8 => {
+                let dest = dest.cast::<u64>();
+                _mm512_storeu_si512(
+                    dest.cast(),
+                    _mm512_cvtepu16_epi64(_mm512_extracti32x4_epi32::<0>(values)),
+                );
+                _mm512_storeu_si512(
+                    dest.add(8).cast(),
+                    _mm512_cvtepu16_epi64(_mm512_extracti32x4_epi32::<1>(values)),
+                );
+                _mm512_storeu_si512(
+                    dest.add(16).cast(),
+                    _mm512_cvtepu16_epi64(_mm512_extracti32x4_epi32::<2>(values)),
+                );
+                _mm512_storeu_si512(
+                    dest.add(24).cast(),
+                    _mm512_cvtepu16_epi64(_mm512_extracti32x4_epi32::<3>(values)),
+                );
+            }
+            4 => {
+                let dest = dest.cast::<u32>();
+                _mm512_storeu_si512(
+                    dest.cast(),
+                    _mm512_cvtepu16_epi32(_mm512_castsi512_si256(values)),
+                );
+                _mm512_storeu_si512(
+                    dest.add(16).cast(),
+                    _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64::<1>(values)),
+                );
+            }
+            2 => _mm512_storeu_si512(dest.cast(), values),
+            _ => _mm256_storeu_si256(dest.cast(), _mm512_cvtepi16_epi8(values)),
+        }
     }
 }
 
