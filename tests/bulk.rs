@@ -5,7 +5,7 @@
 #[macro_use]
 mod common;
 
-use common::differential::check_decode_slice;
+use common::differential::{check_decode_slice, check_decode_slice_zigzag};
 use common::*;
 use proptest::prelude::*;
 use varint_turbo::{Backend as Bulk, DecodeError};
@@ -737,6 +737,39 @@ fn encode_u64_runs_below_and_above_2_pow_56() {
         check_encode_slices(&values);
         values[at] = u64::MAX - at as u64;
         check_encode_slices(&values);
+    }
+}
+
+/// The zigzag decoders' in-place step runs in the detected backend's
+/// vector lanes from 64 values, inline below: every signed type, inputs of
+/// 1 to 200 values of every sign and length (so the step's vector body and
+/// its remainder both run), into outputs that end anywhere, with an error
+/// at a random value in some (the values before it are still converted).
+#[test]
+fn zigzag_decoders_around_the_vector_step() {
+    let mut next = xorshift(0x6a09_e667_f3bc_c908u64);
+    for case in 0..400 {
+        let count = 1 + case % 200;
+        let mut input = Vec::new();
+        for _ in 0..count {
+            // Zigzag values of 1 to 10 bytes, small ones most often.
+            let len = [1, 1, 1, 2, 2, 3, 5, 10][(next() % 8) as usize];
+            input.extend(reference_encode(value_of_len(len, next())));
+        }
+        match next() % 4 {
+            0 => input.push(0x80), // cut off at the end
+            1 => {
+                let at = (next() as usize) % input.len();
+                input.splice(at..at, [0xff; 11]).for_each(drop); // overlong
+            }
+            _ => {}
+        }
+        let out_len = match next() % 3 {
+            0 => count + 1,
+            1 => count,
+            _ => (next() as usize) % (count + 2),
+        };
+        for_each_signed!(check_decode_slice_zigzag(&input, out_len));
     }
 }
 

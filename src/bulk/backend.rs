@@ -13,6 +13,7 @@ use crate::arch::x86_64;
 use crate::arch::{as_uninit, scalar};
 use crate::error::BulkDecodeError;
 use crate::varint::VarInt;
+use crate::zigzag::ZigZag;
 
 /// A bulk backend.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -215,6 +216,27 @@ impl Backend {
             #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
             Backend::Neon => aarch64::neon::decode_slice::decode_slice(input, out),
             _ => scalar::decode_slice::decode_slice_scalar(input, out),
+        }
+    }
+
+    /// Zigzag-decodes `values` in place (each holds the bits of a zigzag
+    /// varint's unsigned value) in this backend's vector lanes: the step
+    /// after the unsigned decode of [`decode_slice_zigzag`](crate::decode_slice_zigzag).
+    ///
+    /// # Safety
+    /// The CPU must support the backend ([`is_supported`](Self::is_supported)).
+    #[inline]
+    pub(crate) unsafe fn zigzag_decode_in_place_supported<T: ZigZag>(self, values: &mut [T]) {
+        match self {
+            // SAFETY: the CPU supports the backend (caller), so AVX2.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => unsafe { x86_64::avx2::zigzag::zigzag_decode_in_place(values) },
+            // SAFETY: the CPU supports the backend (caller), so AVX-512 F/BW/VL.
+            #[cfg(all(target_arch = "x86_64", varint_turbo_avx512))]
+            Backend::Avx512Vbmi2 => unsafe {
+                x86_64::avx512::zigzag::zigzag_decode_in_place(values)
+            },
+            _ => scalar::zigzag::zigzag_decode_in_place(values),
         }
     }
 

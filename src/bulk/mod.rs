@@ -364,11 +364,27 @@ pub fn decode_slice_zigzag<T: ZigZag>(
         Ok((written, _)) => written,
         Err(error) => error.index(),
     };
-    for value in &mut out[..written] {
-        // Reinterpret back: the slot holds the zigzag value's bits.
-        *value = T::zigzag_decode(value.to_unsigned_bits());
-    }
+    // The slots hold the zigzag values' bits.
+    zigzag_decode_in_place(&mut out[..written]);
     result
+}
+
+/// Below this many values the zigzag step of the bulk zigzag decoders runs
+/// inline, in the build's own lanes: the call through the backend match
+/// costs more than wider lanes save on a few values.
+const ZIGZAG_SIMD_MIN_VALUES: usize = 64;
+
+/// Zigzag-decodes `values` in place (each holds the bits of a zigzag
+/// varint's unsigned value), in the detected backend's vector lanes from
+/// [`ZIGZAG_SIMD_MIN_VALUES`].
+#[inline]
+fn zigzag_decode_in_place<T: ZigZag>(values: &mut [T]) {
+    if values.len() >= ZIGZAG_SIMD_MIN_VALUES {
+        // SAFETY: `detected_backend` is supported by this CPU.
+        unsafe { detected_backend().zigzag_decode_in_place_supported(values) }
+    } else {
+        crate::arch::scalar::zigzag::zigzag_decode_in_place(values);
+    }
 }
 
 /// [`decode_all`] for zigzag varints.
@@ -393,10 +409,8 @@ pub fn decode_all_zigzag<T: ZigZag>(input: &[u8]) -> Result<Vec<T>, BulkDecodeEr
     // SAFETY: the first `written` slots hold decoded unsigned values, whose
     // bits are valid `T`s.
     unsafe { out.set_len(written) };
-    for value in &mut out {
-        // Reinterpret back: the slot holds the zigzag value's bits.
-        *value = T::zigzag_decode(value.to_unsigned_bits());
-    }
+    // The slots hold the zigzag values' bits.
+    zigzag_decode_in_place(&mut out);
     Ok(out)
 }
 

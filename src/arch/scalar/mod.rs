@@ -11,12 +11,15 @@
 //! * `sizes`: `count_varints` and `encoded_len_sum` without intrinsics.
 //! * `tail`: the value-by-value decoder every bulk backend finishes with,
 //!   so that all bulk errors come from one place.
+//! * `zigzag`: the bulk zigzag decoders' in-place step, which the SIMD
+//!   backends compile with their own target features.
 
 pub(crate) mod decode_slice;
 pub(crate) mod encode_slice;
 pub(crate) mod single;
 pub(crate) mod sizes;
 pub(crate) mod tail;
+pub(crate) mod zigzag;
 
 pub(crate) use decode_slice::tail_values;
 pub use single::{decode, decode_unchecked, encode, encoded_len};

@@ -5,8 +5,10 @@
 //!   starts, `vpermb`/`vpermt2b` gathers (the algorithm and the measurements
 //!   behind its choices are in that module's docs);
 //! * `encode_slice`: one value per lane, `vpmultishiftqb`, `vpcompressb`;
-//! * `sizes`: `count_varints` and `encoded_len_sum`.
+//! * `sizes`: `count_varints` and `encoded_len_sum`;
+//! * `zigzag`: the zigzag decoders' in-place step in 512-bit lanes.
 
 pub(crate) mod decode_slice;
 pub(crate) mod encode_slice;
 pub(crate) mod sizes;
+pub(crate) mod zigzag;
