@@ -158,11 +158,6 @@ DECODE_OLD = """pub fn decode_varint(buf: &mut impl Buf) -> Result<u64, DecodeEr
 # overflow) is prost's "invalid varint" and, as in prost's slice path, does
 # not advance the buffer.
 #
-# `decode` runs on the chunk's first 16 bytes where it has them (the Kafka
-# walk, default build: 1.18 (1.01-1.20) of prost's time with `decode` on the
-# whole chunk, 1.01 (1.00-1.02) on the window; BENCHMARKS.md, "Session of
-# 2026-11-27 (10)").
-#
 # A 1-byte test with its own `advance(1)` (as prost has), and the length
 # that `decode` returns checked against a fresh `chunk()` before `advance`,
 # so that the compiler drops `advance`'s own check (in `Bytes`, with an
@@ -179,13 +174,7 @@ DECODE_NEW = """pub fn decode_varint(buf: &mut impl Buf) -> Result<u64, DecodeEr
             return Ok(u64::from(byte));
         }
     }
-    // On the chunk's first 16 bytes where it has them: a fixed-size
-    // window, so that `decode`'s 2- and 3-byte tests need no length checks.
-    let result = match bytes.first_chunk::<16>() {
-        Some(window) => ::varint_turbo::decode::<u64>(window),
-        None => ::varint_turbo::decode::<u64>(bytes),
-    };
-    match result {
+    match ::varint_turbo::decode::<u64>(bytes) {
         // `decode` never returns more than the chunk's length.
         Ok((value, advance)) if advance <= buf.chunk().len() => {
             buf.advance(advance);
