@@ -220,6 +220,35 @@ fn two_byte_runs_then_any_varint() {
     }
 }
 
+/// Runs of 1- and 2-byte varints whose values all fit `u8` (2-byte ones
+/// of 128..=255), so that the 1- and 2-byte chunk paths also run into `u8`
+/// and `u16` slots rather than falling back on an overflow: every type,
+/// lengths across several 64-byte chunks, outputs that end anywhere.
+#[test]
+fn two_byte_runs_that_fit_u8() {
+    let backends = bulk_backends();
+    let mut next = xorshift(0x3c6e_f372_fe94_f82bu64);
+    for case in 0..300 {
+        let count = 40 + (next() % 500) as usize;
+        let twos = [5, 50, 100][case % 3];
+        let mut input = Vec::new();
+        for _ in 0..count {
+            let value = if next() % 100 < twos {
+                128 + next() % 128
+            } else {
+                next() % 128
+            };
+            input.extend(reference_encode(value));
+        }
+        let out_len = match next() % 3 {
+            0 => count,
+            1 => count + 1,
+            _ => (next() as usize) % (count + 2),
+        };
+        check_all_types(&backends, &input, out_len);
+    }
+}
+
 /// Inputs of 17..=24 bytes that are mostly 1-byte varints (the API takes
 /// the byte loop for them): one longer, overflowing, overlong or cut-off
 /// varint at every position, into outputs of every length.
