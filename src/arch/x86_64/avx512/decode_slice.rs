@@ -36,21 +36,22 @@
 //! (Sapphire Rapids, where this was tuned); on the Zen 4 host `vpermt2b`
 //! issues one per cycle and `vpcompressb` one per ~1.6 cycles.)
 //!
-//! **Why 64-bit lanes, 8 values per group.** A group costs about 12 vector
-//! operations, and on the Zen 4 host (512-bit operations issued as two
-//! 256-bit halves; `vpermb`, `vpermt2b`, `vpsrlq` and the two multiplies
-//! one per cycle each) the groups take about 70% of the time on the
-//! protobuf-like mix. 32-bit lanes, 16 values per group (the first 4 bytes
-//! of each varint, `vpmaddubsw` + `vpmaddwd` give the value with no shift
-//! or merge, `vpunpck{l,h}dq` with zero widen it), take about 5 operations
-//! per 8 values and decode chunks of 1- to 4-byte varints faster
-//! (in-process A/B, 1M values of 2 bytes: 1.35-1.4x). But they need a
-//! second path for the 5% of 10-byte varints of the mix (80% of its chunks
-//! hold one): rewriting those values with scalar decodes afterwards cost
-//! more than the lanes saved (2 to 4 per chunk: mix 0.72-0.86x), and
-//! switching per chunk between the two kinds of lanes slowed even data that
-//! never took the 32-bit path (uniform u32 values: 0.63-0.66x, the same
-//! with the path out of line). Measured 2026-11-23; not kept.
+//! **32-bit lanes for types of at most 32 bits.** A 64-bit group costs
+//! about 12 vector operations per 8 values. Into `u32` (and `u16`, `u8`)
+//! every valid varint has at most 5 bytes, so the chunks take 16 values
+//! per group in 32-bit lanes instead (`decode_chunk_dword_groups`): the
+//! first 4 bytes of each varint, `vpmaddubsw` + `vpmaddwd` give bits
+//! 0..27 with no shift or merge, and only chunks with a 5-byte varint
+//! gather the 5th byte: about 9 operations per 16 values. Zen 5, default
+//! build, 4,096 values into `u32`: the u32 mix 1,158 -> 731 ns (3.5 -> 5.6
+//! G values/s), values uniform in bit width 1-32 1,674 -> 1,091, 3-byte
+//! timestamp deltas 1,780 -> 1,077. Into `u64` the 64-bit groups stay: a
+//! varint of 5 bytes there can carry 35 bits, and the protobuf-like mix
+//! has 10-byte varints in 80% of its chunks; on Zen 4 (2026-11-23)
+//! rewriting those afterwards cost more than the lanes saved (mix
+//! 0.72-0.86x), and switching per chunk between the two kinds of lanes
+//! slowed data that never took the 32-bit path (uniform u32 values into
+//! `u64`: 0.63-0.66x).
 //!
 //! The last 64..127 bytes of the input, and the values once `out` has
 //! room for fewer than 64 more, go through windows that start at the next
@@ -340,10 +341,12 @@ unsafe fn decode_chunks<T: VarInt>(
         } else if T::MAX_LEN <= 8 && starts_mask & continues & (both >> 1) as u64 == 0 {
             // Every varint that starts here has 1 or 2 bytes (no start
             // whose first two bytes both continue): small counts, sint32
-            // near zero, enums above 127. 2.2x the groups' speed on 95%
-            // 1-byte counts, 2x on sint32 near zero (4,096 values into
-            // `u32`, Zen 5). Not for 64-bit values: with the path in their
-            // loop, never taken, 8-10-byte ids decoded 12% slower.
+            // near zero, enums above 127. 2.2x the 64-bit groups' speed on
+            // 95% 1-byte counts, 2x on sint32 near zero, and 1.3x and 1.4x
+            // the 32-bit ones below (4,096 values into `u32`, Zen 5: 406-414
+            // against 518-556 ns, 496-498 against 697-753). Not for 64-bit
+            // values: with the path in their loop, never taken, 8-10-byte
+            // ids decoded 12% slower.
             // SAFETY: 64 values fit in `out` after `written` (loop
             // condition); this function's caller enables the features.
             unsafe {
@@ -357,6 +360,23 @@ unsafe fn decode_chunks<T: VarInt>(
                     count,
                     dest,
                 );
+            }
+        } else if T::MAX_LEN <= 5 {
+            // Types of at most 32 bits: every varint has at most 5 bytes
+            // (validation sent longer ones to the fallback), 16 per group
+            // in 32-bit lanes. `count >= 1`: this chunk is not all
+            // continuation bytes (validation again).
+            // SAFETY: 64 values fit in `out` after `written` (loop
+            // condition); this function's caller enables the features.
+            unsafe {
+                let starts = _mm512_maskz_compress_epi8(starts_mask, iota);
+                let dest = out.as_mut_ptr().cast::<T>().add(written);
+                // Varints of 5 bytes (4 continuation bytes from a start).
+                if T::MAX_LEN == 5 && continuation_runs(both, 4) as u64 & starts_mask != 0 {
+                    decode_chunk_dword_groups::<T, true>(data, next, starts, count, dest);
+                } else {
+                    decode_chunk_dword_groups::<T, false>(data, next, starts, count, dest);
+                }
             }
         } else if count != 0 {
             // SAFETY: `count <= 64` values fit in `out` after `written`
@@ -422,6 +442,100 @@ unsafe fn decode_chunk_groups<T: VarInt, const LONG: bool>(
     unsafe {
         let values = decode_group2::<LONG, true>(data, next, starts, tops, group);
         store::<T>(dest.add(group), u8::MAX >> (8 - (count - group)), values);
+    }
+}
+
+/// The first `count` (1 to 64) varints listed in `starts` (positions in
+/// `data`; their bytes continue into `next`), all of at most 5 bytes, 16
+/// per group in 32-bit lanes, stored at `dest`: a lane gathers a varint's
+/// first 4 bytes, and `vpmaddubsw` + `vpmaddwd` pack their 7-bit groups
+/// into bits 0..27 with no shift or merge (the 64-bit lanes of
+/// [`decode_group2`] need both), about 9 vector operations per 16 values
+/// against 12 per 8. `FIVE`: some varints have 5 bytes; their 5th byte
+/// (bits 28..31, at most 15 after validation) comes from a second gather.
+///
+/// Writes whole groups of 16 slots (at most 64 from `dest`): the slots
+/// past `count` get garbage, which the next chunk overwrites.
+///
+/// # Safety
+/// `dest` must be valid for writing 64 values; `T` is at most 32 bits wide
+/// and every listed varint has at most 5 bytes, the 5th one at most 15; the
+/// CPU must support AVX-512 F, BW, VL and VBMI.
+#[inline(always)]
+unsafe fn decode_chunk_dword_groups<T: VarInt, const FIVE: bool>(
+    data: __m512i,
+    next: __m512i,
+    starts: __m512i,
+    count: usize,
+    dest: *mut T,
+) {
+    // SAFETY: the caller guarantees the CPU features and 64 writable slots
+    // at `dest`; each store writes 16 slots at `group < 64`, a multiple of
+    // 16; the shuffles touch no memory.
+    unsafe {
+        let mut group = 0usize;
+        loop {
+            // 64 bytes at a multiple of 64 (`GroupSelect`'s alignment).
+            let select = DWORD_GROUP_SELECT.0[(group / 16) % 4].as_ptr();
+            let select = _mm512_load_si512(select.cast());
+            let source = _mm512_add_epi8(
+                _mm512_permutexvar_epi8(select, starts),
+                _mm512_set1_epi32(0x0302_0100),
+            );
+            // Indices 64..127 select from `next`: a varint that starts at
+            // byte 63 ends by byte 67.
+            let bytes = _mm512_permutex2var_epi8(data, source, next);
+            // The lowest clear top bit of the lane marks its last byte.
+            let stops = _mm512_andnot_si512(bytes, _mm512_set1_epi8(0x80u8 as i8));
+            let below_stop = _mm512_sub_epi32(stops, _mm512_set1_epi32(1));
+            // bytes & below_stop & 0x7f..7f (ternary-logic table of A & B & C).
+            let groups =
+                _mm512_ternarylogic_epi32::<0x80>(bytes, below_stop, _mm512_set1_epi8(0x7f));
+            // Byte pairs `b0 + 128 b1`, then `p0 + 2^14 p1`: bits 0..27.
+            let pairs = _mm512_maddubs_epi16(_mm512_set1_epi16(0x8001u16 as i16), groups);
+            let mut values = _mm512_madd_epi16(pairs, _mm512_set1_epi32(1 | (1 << 14) << 16));
+            if FIVE {
+                // No stop among the first 4 bytes: the 5th byte, gathered
+                // into the lane's low byte, gives bits 28..31 (the shift
+                // drops the lane's other bytes).
+                let long = _mm512_testn_epi32_mask(stops, stops);
+                let fifth = _mm512_permutex2var_epi8(
+                    data,
+                    _mm512_add_epi8(source, _mm512_set1_epi8(4)),
+                    next,
+                );
+                values = _mm512_mask_or_epi32(values, long, values, _mm512_slli_epi32::<28>(fifth));
+            }
+            store_16_dwords::<T>(dest.add(group), values);
+            group += 16;
+            if group >= count {
+                break;
+            }
+        }
+    }
+}
+
+/// `vpermb` controls that broadcast starts `group..group + 16` of a chunk,
+/// one per 32-bit lane (see [`GROUP_SELECT`]).
+static DWORD_GROUP_SELECT: GroupSelect<4> = GroupSelect::new();
+
+/// Stores the 16 32-bit lanes of `values` as 16 values of `T` (narrowed for
+/// `u8` and `u16`: the caller's values fit `T`).
+///
+/// # Safety
+/// `dest` must be valid for writing 16 `T`, `T` at most 32 bits wide; the
+/// CPU must have AVX-512 F.
+#[inline(always)]
+unsafe fn store_16_dwords<T: VarInt>(dest: *mut T, values: __m512i) {
+    // SAFETY: 16 writable `T` at `dest` and the CPU features (caller).
+    unsafe {
+        match core::mem::size_of::<T>() {
+            1 => _mm_storeu_si128(dest.cast(), _mm512_cvtepi32_epi8(values)),
+            2 => _mm256_storeu_si256(dest.cast(), _mm512_cvtepi32_epi16(values)),
+            // 4 (wider types never get here: the 64 bytes stay inside the
+            // 16 slots all the same).
+            _ => _mm512_storeu_si512(dest.cast(), values),
+        }
     }
 }
 
@@ -589,21 +703,31 @@ unsafe fn decode_groups<T: VarInt, const LONG: bool>(
 /// (Zen 4 runs each 512-bit operation in two halves; A/B below in
 /// [`lane_sources`]).
 #[repr(align(64))]
-struct GroupSelect([[u8; 64]; 8]);
+struct GroupSelect<const ENTRIES: usize>([[u8; 64]; ENTRIES]);
 
-static GROUP_SELECT: GroupSelect = {
-    let mut table = [[0u8; 64]; 8];
-    let mut entry = 0;
-    while entry < 8 {
-        let mut byte = 0;
-        while byte < 64 {
-            table[entry][byte] = (8 * entry + byte / 8) as u8;
-            byte += 1;
+impl<const ENTRIES: usize> GroupSelect<ENTRIES> {
+    /// One entry per group of a chunk's 64 starts: `64 / ENTRIES` lanes
+    /// per group, each `ENTRIES` bytes wide; byte `k` of entry `e` is
+    /// `e * lanes + k / ENTRIES` (64-bit lanes: `8e + k / 8`; 32-bit lanes:
+    /// `16e + k / 4`).
+    const fn new() -> Self {
+        let lane_bytes = ENTRIES;
+        let lanes = 64 / ENTRIES;
+        let mut table = [[0u8; 64]; ENTRIES];
+        let mut entry = 0;
+        while entry < ENTRIES {
+            let mut byte = 0;
+            while byte < 64 {
+                table[entry][byte] = (lanes * entry + byte / lane_bytes) as u8;
+                byte += 1;
+            }
+            entry += 1;
         }
-        entry += 1;
+        GroupSelect(table)
     }
-    GroupSelect(table)
-};
+}
+
+static GROUP_SELECT: GroupSelect<8> = GroupSelect::new();
 
 /// Where the bytes of the varints that start at bytes `group..group + 8` of
 /// `starts` are (`group` a multiple of 8 below 64): byte `k` of lane `j` is
