@@ -331,6 +331,28 @@ fn bulk_decode_never_reads_before_the_input() {
     }
 }
 
+/// `decode_slice::<T>` of `input` into `out_len` slots that end right
+/// before the guard page, through every bulk backend and the auto
+/// function, against repeated reference decodes.
+fn decode_into_guarded_output<T: TestInt + Default>(
+    backends: &[BulkBackend],
+    page: &mut GuardedPage,
+    input: &[u8],
+    out_len: usize,
+) {
+    let expected = differential::repeated_decode(input, out_len, reference_decode::<T>);
+    for &backend in backends {
+        let out = page.tail_of::<T>(out_len);
+        let got = backend.decode_slice(input, out);
+        let what = format!("{backend}: decode_slice::<{}>", T::NAME);
+        differential::check_bulk_outcome(&what, input, out_len, &expected, got, out);
+    }
+    let out = page.tail_of::<T>(out_len);
+    let got = varint_turbo::decode_slice(input, out);
+    let what = format!("decode_slice::<{}>", T::NAME);
+    differential::check_bulk_outcome(&what, input, out_len, &expected, got, out);
+}
+
 /// The bulk decoders never write past the output slice: outputs of 0..70
 /// values of every type ending right before the guard page, from inputs
 /// with more values than that (and with an error after some of them),
@@ -351,18 +373,7 @@ fn bulk_decode_never_writes_past_the_output() {
                 input.splice(at..at, [0xff; 11]);
             }
             for out_len in 0..70 {
-                let expected =
-                    differential::repeated_decode(&input, out_len, reference_decode::<T>);
-                for &backend in backends {
-                    let out = page.tail_of::<T>(out_len);
-                    let got = backend.decode_slice(&input, out);
-                    let what = format!("{backend}: decode_slice::<{}>", T::NAME);
-                    differential::check_bulk_outcome(&what, &input, out_len, &expected, got, out);
-                }
-                let out = page.tail_of::<T>(out_len);
-                let got = varint_turbo::decode_slice(&input, out);
-                let what = format!("decode_slice::<{}>", T::NAME);
-                differential::check_bulk_outcome(&what, &input, out_len, &expected, got, out);
+                decode_into_guarded_output::<T>(backends, page, &input, out_len);
             }
         }
     }
@@ -387,6 +398,44 @@ fn bulk_decode_never_writes_past_the_output() {
     let mut page = GuardedPage::new();
     for_each_unsigned!(unsigned(&backends, &mut page));
     for_each_signed!(signed(&mut page));
+}
+
+/// Short inputs (17 to 63 bytes: the AVX-512 backend's masked last chunk,
+/// the scalar blocks) of every field shape, into outputs of every length
+/// from 0 to one past the values ending right before the guard page:
+/// 1-byte runs, 1- and 2-byte varints, up to 4 and up to 5 bytes, long
+/// varints, a truncated last one; through every bulk backend and
+/// `decode_slice`, every type.
+#[test]
+fn short_bulk_decodes_never_write_past_the_output() {
+    fn unsigned<T: TestInt + Default>(backends: &[BulkBackend], page: &mut GuardedPage) {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for round in 0..120 {
+            // Bits per value: up to 7, 14, 28, 35 or 64 (by round).
+            let max_bits = [7, 14, 28, 35, 64][round % 5];
+            let mut input = Vec::new();
+            let target = 17 + round % 47;
+            while input.len() < target {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let bits = 1 + seed % max_bits;
+                let value = T::from_u64_wrapping(seed >> (64 - bits)).as_u64();
+                input.extend(reference_encode(value));
+            }
+            input.truncate(63);
+            if round % 7 == 3 {
+                input.push(0x80); // a truncated last varint
+            }
+            let values = input.iter().filter(|&&byte| byte < 0x80).count();
+            for out_len in 0..=values + 1 {
+                decode_into_guarded_output::<T>(backends, page, &input, out_len);
+            }
+        }
+    }
+    let backends = differential::bulk_backends();
+    let mut page = GuardedPage::new();
+    for_each_unsigned!(unsigned(&backends, &mut page));
 }
 
 /// How many of the encodings fit whole into `room` bytes, and their bytes.

@@ -38,19 +38,6 @@ const SCALAR_CUTOFF_BYTES: usize = 64;
 /// of 2026-11-26 (4)") AVX2 wins the mix from about 290 bytes.
 const DECODE_SCALAR_CUTOFF_BYTES: usize = 256;
 
-/// Decode inputs of at least this many bytes take the AVX-512 backend
-/// where it is the detected one, whatever their shape; shorter ones the
-/// scalar backend, which is what the AVX-512 kernel runs on fewer than 64
-/// bytes anyway. Its fixed 64-byte chunks, 1- and 2-byte chunk paths and
-/// 64-bit lanes beat the scalar blocks from one window on every shape
-/// (Zen 5, default build, `bulk_short`, ns per call, AVX-512 against
-/// scalar: the u32 mix at 64 values, 109 bytes, 84 against 106, at 128
-/// values 97 against 189; 95% 1-byte counts at 128 values 77 against 134;
-/// 3-byte timestamp deltas at 32 values, 96 bytes, 59 against 67; 8-10-byte
-/// ids at 8 values, 72 bytes, 25 against 57; 64 enums 11 against 19), and
-/// match AVX2's 1- and 2-byte runs within a few percent.
-const AVX512_MIN_BYTES: usize = 64;
-
 /// From this many bytes, an input whose first 16 bytes hold only 1- and
 /// 2-byte varints takes the SSSE3/AVX2 backend, whose 1- and 2-byte runs
 /// beat the scalar blocks there (Zen 1, 96-192 values: 95% 1-byte counts
@@ -109,13 +96,6 @@ const U64_SIMD_MIN_VALUES: usize = 72;
 /// correctness: every backend gives the scalar reference's results).
 #[inline(always)]
 fn decode_backend<T: VarInt>(input: &[u8], detected: Backend) -> Backend {
-    if detected == Backend::Avx512Vbmi2 {
-        return if input.len() < AVX512_MIN_BYTES {
-            Backend::Scalar
-        } else {
-            detected
-        };
-    }
     let short = input.len() < DECODE_SCALAR_CUTOFF_BYTES;
     if !matches!(detected, Backend::Ssse3 | Backend::Avx2) {
         return if short { Backend::Scalar } else { detected };
@@ -244,13 +224,33 @@ pub(crate) fn decode_uninit<T: VarInt>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
-    if input.len() <= BYTEWISE_MAX_BYTES
-        || (input.len() <= BYTEWISE_ONES_MAX_BYTES && mostly_one_byte(input))
+    if input.len() <= BYTEWISE_MAX_BYTES {
+        return bytewise_values(input, out);
+    }
+    let detected = detected_backend();
+    if detected == Backend::Avx512Vbmi2 {
+        // Every input past the byte loop, whatever its shape (no sample,
+        // none of the byte-loop tests below): the kernel's last 1..63
+        // bytes are one chunk under a masked load, 6-15 ns whatever the
+        // lengths, where the scalar blocks and the byte loop took 20-60 ns
+        // on 17-63 bytes (Zen 5, default build, ns per call: 95% 1-byte
+        // counts at 32 values 48 -> 9.5, the u32 mix at 16 values 51 ->
+        // 10, `int32` with 10% negatives at 8 values 34 -> 13, 8-10-byte
+        // ids at 4 values 35 -> 14; BENCHMARKS.md, "Session of 2026-11-27
+        // (11)"). Inputs of at most 16 bytes keep the byte loop: a test
+        // for the chunk inline in `decode_slice` (11-16 bytes that start
+        // with a longer varint) made every 1-value call 0.7-1 ns slower
+        // (enums 2.2 -> 2.9 ns) for 3-byte timestamp deltas at 4 values
+        // 25 -> 12 ns.
+        // SAFETY: `detected_backend` is supported by this CPU.
+        return unsafe { detected.decode_uninit_supported(input, out) };
+    }
+    if (input.len() <= BYTEWISE_ONES_MAX_BYTES && mostly_one_byte(input))
         || (input.len() <= BYTEWISE_LONG_MAX_BYTES && mostly_long(input))
     {
         return bytewise_values(input, out);
     }
-    match decode_backend::<T>(input, detected_backend()) {
+    match decode_backend::<T>(input, detected) {
         Backend::Scalar => decode_slice_scalar(input, out),
         // `decode_backend` returns the scalar backend, the detected one
         // (supported by `detected_backend`'s definition) or SSSE3 after

@@ -55,8 +55,14 @@
 //!
 //! The last 64..127 bytes of the input, and the values once `out` has
 //! room for fewer than 64 more, go through windows that start at the next
-//! varint (the earlier design, at most 32 values each), then the scalar
-//! reference.
+//! varint (the earlier design, at most 32 values each). The last 1..63
+//! bytes (all of an input shorter than 64 bytes: most packed fields) are
+//! one more chunk, loaded under a mask (zeros past the input's end; the
+//! masked-off bytes are not read, so no page past the input is touched)
+//! and stored under masks: 6-15 ns whatever the varints' lengths, where
+//! the scalar blocks took 20-60 ns. Errors (a varint cut off by the end,
+//! too long, too big) go to the scalar reference for the exact index and
+//! offset.
 //!
 //! **Validation.** The scalar reference accepts a varint of at most
 //! `MAX_LEN` bytes whose value fits `T` (for `u64`: a 10th byte of 0 or 1,
@@ -74,9 +80,9 @@
 //! A chunk or window of 64 one-byte varints (small enums, bools, counts)
 //! just widens the bytes, and so do the input's leading runs of them,
 //! before the chunk loop's set-up. A chunk whose varints all have 1 or 2
-//! bytes (into types of at most 32 bits) skips the groups: two
-//! `vpcompressb` list each varint's first byte and the byte after it, and
-//! 32 values at a time are joined in 16-bit lanes.
+//! bytes (into types of at most 32 bits; in the last chunk into any type)
+//! skips the groups: two `vpcompressb` list each varint's first byte and
+//! the byte after it, and 32 values at a time are joined in 16-bit lanes.
 
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
@@ -105,11 +111,7 @@ pub unsafe fn decode_slice<T: VarInt>(
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
     // 0, 1, ..., 63: compressed into the positions where varints start.
-    let iota = _mm512_set_epi8(
-        63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41,
-        40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18,
-        17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
-    );
+    let iota = byte_positions();
     // The largest last byte of a MAX_LEN-byte varint that still fits T.
     let last_byte_limit = _mm512_set1_epi8((T::MAX_U64 >> (7 * (T::MAX_LEN - 1))) as i8);
     // Leading 64-byte runs of one-byte varints (packed bools and enums):
@@ -207,8 +209,123 @@ pub unsafe fn decode_slice<T: VarInt>(
             after_count
         };
     }
+    // The last 0..63 bytes: one chunk of them, loaded under a mask.
+    // SAFETY: this function enables the features `decode_last_chunk`
+    // needs; the loops above keep `pos <= input.len()` and `written <=
+    // out.len()`.
+    let (n, consumed) = unsafe { decode_last_chunk(input, pos, out, written) };
+    (pos, written) = (pos + consumed, written + n);
+    if pos == input.len() || written == out.len() {
+        return Ok((written, pos));
+    }
+    // A varint cut off by the end of the input, one too long or too big:
+    // the reference's error, at its index and offset.
     let (n, consumed) = tail_values(input, pos, out, written, usize::MAX)?;
     Ok((written + n, pos + consumed))
+}
+
+/// The varints of `input[pos..]` (fewer than 64 bytes) into
+/// `out[written..]`, as one chunk: a masked load gives the bytes (zeros
+/// past the input's end, which no value counts: only the varints that end
+/// among the real bytes are decoded), and the paths of the chunk loop
+/// decode them with masked stores. A short packed field (17-63 bytes) and
+/// the tail of every longer input take it; it replaces the scalar blocks
+/// there (Zen 5, default build: see BENCHMARKS.md, "Session of 2026-11-27
+/// (11)"). Returns (values, bytes) decoded: it stops before the first
+/// varint that is cut off by the input's end, too long or too big (the
+/// caller leaves those to the reference, for the exact error), and when
+/// `out` is full.
+///
+/// # Safety
+/// `pos <= input.len()` and `written <= out.len()`; the CPU must support
+/// AVX-512 F, BW, VL, VBMI and VBMI2, POPCNT, LZCNT and BMI2.
+// Out of line, with its own target features, and no vector arguments
+// (the Rust ABI passes them through memory, which made `decode_slice`
+// realign its stack and spill in the chunk loop): inlined into
+// `decode_slice`, its constants and three decoders took registers from
+// the chunk loop, and the u32 mix into `u64` slots decoded 1.3x slower
+// at 4,096 values (1,110-1,190 -> 1,490 ns).
+#[inline(never)]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,popcnt,lzcnt,bmi1,bmi2"
+)]
+unsafe fn decode_last_chunk<T: VarInt>(
+    input: &[u8],
+    pos: usize,
+    out: &mut [MaybeUninit<T>],
+    written: usize,
+) -> (usize, usize) {
+    let iota = byte_positions();
+    let last_byte_limit = _mm512_set1_epi8((T::MAX_U64 >> (7 * (T::MAX_LEN - 1))) as i8);
+    let len = input.len() - pos;
+    let room = out.len() - written;
+    if len == 0 || len >= WINDOW || room == 0 {
+        return (0, 0);
+    }
+    // Bit i: byte pos + i is part of the input (len is 1..=63).
+    let real = u64::MAX >> (64 - len);
+    // SAFETY: the masked load reads only the `len` bytes from `pos`, which
+    // are inside `input` (AVX-512 masked loads do not touch, or fault on,
+    // the masked-off bytes); the mask instructions touch no memory; the
+    // CPU features are the caller's.
+    let (data, continues, above_limit) = unsafe {
+        let data = _mm512_maskz_loadu_epi8(real, input.as_ptr().add(pos).cast());
+        (
+            data,
+            _mm512_movepi8_mask(data),
+            _mm512_cmpgt_epu8_mask(data, last_byte_limit),
+        )
+    };
+    // The zeros past the end end "varints" too: `ends` keeps the real ones.
+    let ends = !continues & real;
+    let run = continuation_runs(continues, T::MAX_LEN - 1);
+    let too_long = run & (continues >> (T::MAX_LEN - 1));
+    let too_big = (run << (T::MAX_LEN - 1)) & ends & above_limit;
+    let total = ends.count_ones() as usize;
+    // A varint that is too long or too big: the reference from the chunk's
+    // start, for the exact error (rare: corrupt input). No end: nothing
+    // to decode here.
+    if too_long | too_big != 0 || total == 0 {
+        return (0, 0);
+    }
+    let count = total.min(room);
+    let starts_mask = ((ends << 1) | 1) & real;
+    // Bit i: slot i gets a value (count is 1..=63).
+    let slots = u64::MAX >> (64 - count);
+    // SAFETY: the stores below write only the slots in `slots`, the first
+    // `count <= room` from `written`; every decoded varint ends among the
+    // real bytes (the gathers take the zeros past them, or wrap around
+    // modulo 64, only beyond a varint's last byte); the CPU features are
+    // the caller's.
+    unsafe {
+        let dest = out.as_mut_ptr().cast::<T>().add(written);
+        let zeros = _mm512_setzero_si512();
+        if starts_mask & continues & (continues >> 1) == 0 {
+            // Varints of 1 and 2 bytes.
+            decode_short_varint_chunk::<T>(data, zeros, starts_mask, continues, count, slots, dest);
+        } else {
+            let starts = _mm512_maskz_compress_epi8(starts_mask, iota);
+            let runs_of_4 = continuation_runs(continues, 4) & starts_mask & real;
+            if T::MAX_LEN <= 5 && runs_of_4 != 0 {
+                decode_chunk_dword_groups::<T, true>(data, zeros, starts, count, slots, dest);
+            } else if T::MAX_LEN <= 5 || runs_of_4 == 0 {
+                // Into 64-bit slots too where every varint has at most 4
+                // bytes (28 bits).
+                decode_chunk_dword_groups::<T, false>(data, zeros, starts, count, slots, dest);
+            } else if T::MAX_LEN > 8 && continuation_runs(continues, 8) != 0 {
+                decode_groups::<T, true>(data, starts, count, dest);
+            } else {
+                decode_groups::<T, false>(data, starts, count, dest);
+            }
+        }
+    }
+    let consumed = if count == total {
+        WINDOW - ends.leading_zeros() as usize
+    } else {
+        // SAFETY: the caller guarantees BMI2.
+        _pdep_u64(1 << (count - 1), ends).trailing_zeros() as usize + 1
+    };
+    (count, consumed)
 }
 
 /// The main loop of [`decode_slice`]: fixed 64-byte chunks (see the module
@@ -356,8 +473,8 @@ unsafe fn decode_chunks<T: VarInt>(
                     next,
                     starts_mask,
                     continues,
-                    iota,
                     count,
+                    u64::MAX,
                     dest,
                 );
             }
@@ -372,10 +489,11 @@ unsafe fn decode_chunks<T: VarInt>(
                 let starts = _mm512_maskz_compress_epi8(starts_mask, iota);
                 let dest = out.as_mut_ptr().cast::<T>().add(written);
                 // Varints of 5 bytes (4 continuation bytes from a start).
+                let slots = u64::MAX;
                 if T::MAX_LEN == 5 && continuation_runs(both, 4) as u64 & starts_mask != 0 {
-                    decode_chunk_dword_groups::<T, true>(data, next, starts, count, dest);
+                    decode_chunk_dword_groups::<T, true>(data, next, starts, count, slots, dest);
                 } else {
-                    decode_chunk_dword_groups::<T, false>(data, next, starts, count, dest);
+                    decode_chunk_dword_groups::<T, false>(data, next, starts, count, slots, dest);
                 }
             }
         } else if count != 0 {
@@ -454,19 +572,22 @@ unsafe fn decode_chunk_groups<T: VarInt, const LONG: bool>(
 /// against 12 per 8. `FIVE`: some varints have 5 bytes; their 5th byte
 /// (bits 28..31, at most 15 after validation) comes from a second gather.
 ///
-/// Writes whole groups of 16 slots (at most 64 from `dest`): the slots
-/// past `count` get garbage, which the next chunk overwrites.
+/// Writes the slots of whole groups of 16 (at most 64 from `dest`) that
+/// `slots` has (bit `i`: slot `i`): the slots past `count` get garbage,
+/// which the next chunk overwrites.
 ///
 /// # Safety
-/// `dest` must be valid for writing 64 values; `T` is at most 32 bits wide
-/// and every listed varint has at most 5 bytes, the 5th one at most 15; the
-/// CPU must support AVX-512 F, BW, VL and VBMI.
+/// `dest` must be valid for writing the slots in `slots`; every listed
+/// varint has at most 5 bytes, the 5th one at most 15, and fits 32 bits
+/// (only 4 bytes where `T` is 64 bits wide); the CPU must support AVX-512
+/// F, BW, VL and VBMI.
 #[inline(always)]
 unsafe fn decode_chunk_dword_groups<T: VarInt, const FIVE: bool>(
     data: __m512i,
     next: __m512i,
     starts: __m512i,
     count: usize,
+    slots: u64,
     dest: *mut T,
 ) {
     // SAFETY: the caller guarantees the CPU features and 64 writable slots
@@ -506,7 +627,7 @@ unsafe fn decode_chunk_dword_groups<T: VarInt, const FIVE: bool>(
                 );
                 values = _mm512_mask_or_epi32(values, long, values, _mm512_slli_epi32::<28>(fifth));
             }
-            store_16_dwords::<T>(dest.add(group), values);
+            store_16_dwords::<T>(dest.add(group), (slots >> group) as u16, values);
             group += 16;
             if group >= count {
                 break;
@@ -519,22 +640,29 @@ unsafe fn decode_chunk_dword_groups<T: VarInt, const FIVE: bool>(
 /// one per 32-bit lane (see [`GROUP_SELECT`]).
 static DWORD_GROUP_SELECT: GroupSelect<4> = GroupSelect::new();
 
-/// Stores the 16 32-bit lanes of `values` as 16 values of `T` (narrowed for
-/// `u8` and `u16`: the caller's values fit `T`).
+/// Stores the 16 32-bit lanes of `values` that `mask` has (bit `i`: lane
+/// `i`) as values of `T` (narrowed for `u8` and `u16`: the caller's values
+/// fit `T`; widened for 64-bit types).
 ///
 /// # Safety
-/// `dest` must be valid for writing 16 `T`, `T` at most 32 bits wide; the
-/// CPU must have AVX-512 F.
+/// `dest` must be valid for writing the slots in `mask`; the CPU must have
+/// AVX-512 F/BW/VL.
 #[inline(always)]
-unsafe fn store_16_dwords<T: VarInt>(dest: *mut T, values: __m512i) {
-    // SAFETY: 16 writable `T` at `dest` and the CPU features (caller).
+unsafe fn store_16_dwords<T: VarInt>(dest: *mut T, mask: u16, values: __m512i) {
+    // SAFETY: the slots in `mask` are writable and the CPU has the features
+    // (caller); masked stores touch only those slots.
     unsafe {
         match core::mem::size_of::<T>() {
-            1 => _mm_storeu_si128(dest.cast(), _mm512_cvtepi32_epi8(values)),
-            2 => _mm256_storeu_si256(dest.cast(), _mm512_cvtepi32_epi16(values)),
-            // 4 (wider types never get here: the 64 bytes stay inside the
-            // 16 slots all the same).
-            _ => _mm512_storeu_si512(dest.cast(), values),
+            1 => _mm_mask_storeu_epi8(dest.cast(), mask, _mm512_cvtepi32_epi8(values)),
+            2 => _mm256_mask_storeu_epi16(dest.cast(), mask, _mm512_cvtepi32_epi16(values)),
+            4 => _mm512_mask_storeu_epi32(dest.cast(), mask, values),
+            _ => {
+                let dest = dest.cast::<i64>();
+                let low = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(values));
+                let high = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64::<1>(values));
+                _mm512_mask_storeu_epi64(dest, mask as u8, low);
+                _mm512_mask_storeu_epi64(dest.add(8), (mask >> 8) as u8, high);
+            }
         }
     }
 }
@@ -548,28 +676,29 @@ unsafe fn store_16_dwords<T: VarInt>(dest: *mut T, values: __m512i) {
 /// about 20 vector operations for the up to 64 values of a chunk, where the
 /// 8-value groups of the general step take about 12 for every 8.
 ///
-/// Writes all 64 slots from `dest` when `count > 32` (else the first 32):
-/// the slots past `count` get garbage, which the next chunk overwrites.
+/// Writes the slots that `slots` has (bit `i`: slot `i`) among the first
+/// 64 from `dest` when `count > 32` (else among the first 32): the slots
+/// past `count` get garbage, which the next chunk overwrites.
 ///
 /// # Safety
-/// `dest` must be valid for writing 64 values; the CPU must support
-/// AVX-512 F, BW, VL, VBMI and VBMI2.
+/// `dest` must be valid for writing the slots in `slots`; the CPU must
+/// support AVX-512 F, BW, VL, VBMI and VBMI2.
 #[inline(always)]
 unsafe fn decode_short_varint_chunk<T: VarInt>(
     data: __m512i,
     next: __m512i,
     starts_mask: u64,
     continues: u64,
-    iota: __m512i,
     count: usize,
+    slots: u64,
     dest: *mut T,
 ) {
-    // SAFETY: the caller guarantees the CPU features and 64 writable slots
-    // at `dest`; the stores below write at most 64.
+    // SAFETY: the caller guarantees the CPU features and the writable slots
+    // in `slots` at `dest`; the stores below write only those.
     unsafe {
         // Byte p: byte p + 1 of the chunk (byte 0 of `next` for p = 63)
         // where byte p continues, else zero.
-        let after = _mm512_add_epi8(iota, _mm512_set1_epi8(1));
+        let after = _mm512_add_epi8(byte_positions(), _mm512_set1_epi8(1));
         let second = _mm512_maskz_permutex2var_epi8(continues, data, after, next);
         let first = _mm512_maskz_compress_epi8(starts_mask, data);
         let second = _mm512_maskz_compress_epi8(starts_mask, second);
@@ -584,6 +713,7 @@ unsafe fn decode_short_varint_chunk<T: VarInt>(
         };
         store_32_words::<T>(
             dest,
+            slots as u32,
             values_from(
                 _mm512_castsi512_si256(first),
                 _mm512_castsi512_si256(second),
@@ -592,6 +722,7 @@ unsafe fn decode_short_varint_chunk<T: VarInt>(
         if count > 32 {
             store_32_words::<T>(
                 dest.add(32),
+                (slots >> 32) as u32,
                 values_from(
                     _mm512_extracti64x4_epi64::<1>(first),
                     _mm512_extracti64x4_epi64::<1>(second),
@@ -601,50 +732,71 @@ unsafe fn decode_short_varint_chunk<T: VarInt>(
     }
 }
 
-/// Stores the 32 16-bit lanes of `values` as 32 values of `T` (narrowed
-/// for `u8`: the caller's values fit `T`).
+/// Stores the 32 16-bit lanes of `values` that `mask` has (bit `i`: lane
+/// `i`) as values of `T` (narrowed for `u8`: the caller's values fit `T`).
 ///
 /// # Safety
-/// `dest` must be valid for writing 32 `T`; the CPU must have AVX-512
-/// F/BW/VL.
+/// `dest` must be valid for writing the slots in `mask`; the CPU must have
+/// AVX-512 F/BW/VL.
 #[inline(always)]
-unsafe fn store_32_words<T: VarInt>(dest: *mut T, values: __m512i) {
-    // SAFETY: 32 writable `T` at `dest` and the CPU features (caller).
+unsafe fn store_32_words<T: VarInt>(dest: *mut T, mask: u32, values: __m512i) {
+    // SAFETY: the slots in `mask` are writable and the CPU has the features
+    // (caller); masked stores touch only those slots.
     unsafe {
         match core::mem::size_of::<T>() {
             8 => {
-                let dest = dest.cast::<u64>();
-                _mm512_storeu_si512(
-                    dest.cast(),
+                let dest = dest.cast::<i64>();
+                _mm512_mask_storeu_epi64(
+                    dest,
+                    mask as u8,
                     _mm512_cvtepu16_epi64(_mm512_extracti32x4_epi32::<0>(values)),
                 );
-                _mm512_storeu_si512(
-                    dest.add(8).cast(),
+                _mm512_mask_storeu_epi64(
+                    dest.add(8),
+                    (mask >> 8) as u8,
                     _mm512_cvtepu16_epi64(_mm512_extracti32x4_epi32::<1>(values)),
                 );
-                _mm512_storeu_si512(
-                    dest.add(16).cast(),
+                _mm512_mask_storeu_epi64(
+                    dest.add(16),
+                    (mask >> 16) as u8,
                     _mm512_cvtepu16_epi64(_mm512_extracti32x4_epi32::<2>(values)),
                 );
-                _mm512_storeu_si512(
-                    dest.add(24).cast(),
+                _mm512_mask_storeu_epi64(
+                    dest.add(24),
+                    (mask >> 24) as u8,
                     _mm512_cvtepu16_epi64(_mm512_extracti32x4_epi32::<3>(values)),
                 );
             }
             4 => {
-                let dest = dest.cast::<u32>();
-                _mm512_storeu_si512(
-                    dest.cast(),
+                let dest = dest.cast::<i32>();
+                _mm512_mask_storeu_epi32(
+                    dest,
+                    mask as u16,
                     _mm512_cvtepu16_epi32(_mm512_castsi512_si256(values)),
                 );
-                _mm512_storeu_si512(
-                    dest.add(16).cast(),
+                _mm512_mask_storeu_epi32(
+                    dest.add(16),
+                    (mask >> 16) as u16,
                     _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64::<1>(values)),
                 );
             }
-            2 => _mm512_storeu_si512(dest.cast(), values),
-            _ => _mm256_storeu_si256(dest.cast(), _mm512_cvtepi16_epi8(values)),
+            2 => _mm512_mask_storeu_epi16(dest.cast(), mask, values),
+            _ => _mm256_mask_storeu_epi8(dest.cast(), mask, _mm512_cvtepi16_epi8(values)),
         }
+    }
+}
+
+/// 0, 1, ..., 63: byte `p` holds `p`.
+#[inline(always)]
+fn byte_positions() -> __m512i {
+    // SAFETY: `_mm512_set_epi8` needs AVX-512 F, which every caller (the
+    // functions of this module) enables; it only builds a constant.
+    unsafe {
+        _mm512_set_epi8(
+            63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42,
+            41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20,
+            19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+        )
     }
 }
 
