@@ -211,7 +211,13 @@ impl Backend {
             #[cfg(all(target_arch = "x86_64", varint_turbo_avx512))]
             // SAFETY: the CPU supports the backend (caller).
             Backend::Avx512Vbmi2 => unsafe {
-                x86_64::avx512::decode_slice::decode_slice(input, out)
+                // Under one chunk: its masked chunk without the chunk
+                // loop's entry (Zen 5: 1-1.5 ns of 9-11 on 17-63 bytes).
+                if input.len() < 64 {
+                    x86_64::avx512::decode_slice::decode_short_input(input, out)
+                } else {
+                    x86_64::avx512::decode_slice::decode_slice(input, out)
+                }
             },
             #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
             Backend::Neon => aarch64::neon::decode_slice::decode_slice(input, out),

@@ -255,8 +255,48 @@ unsafe fn decode_last_chunk<T: VarInt>(
     out: &mut [MaybeUninit<T>],
     written: usize,
 ) -> (usize, usize) {
+    // SAFETY: the caller's guarantees are `last_chunk`'s; this function
+    // enables its features.
+    unsafe { last_chunk(input, pos, out, written) }
+}
+
+/// [`decode_slice`] of an input shorter than 64 bytes (a short packed
+/// field): [`decode_last_chunk`]'s one masked chunk without the chunk
+/// loop's entry and set-up, then the reference for an error.
+///
+/// # Safety
+/// The CPU must support AVX-512 F, BW, VL, VBMI and VBMI2, LZCNT and BMI2.
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,popcnt,lzcnt,bmi1,bmi2"
+)]
+pub unsafe fn decode_short_input<T: VarInt>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+) -> Result<(usize, usize), BulkDecodeError> {
+    // SAFETY: `0 <= input.len()`, `0 <= out.len()`; this function enables
+    // the features.
+    let (written, pos) = unsafe { last_chunk(input, 0, out, 0) };
+    if pos == input.len() || written == out.len() {
+        return Ok((written, pos));
+    }
+    let (n, consumed) = tail_values(input, pos, out, written, usize::MAX)?;
+    Ok((written + n, pos + consumed))
+}
+
+/// The body of [`decode_last_chunk`] (see there).
+///
+/// # Safety
+/// As [`decode_last_chunk`]; the caller enables its features.
+#[inline(always)]
+unsafe fn last_chunk<T: VarInt>(
+    input: &[u8],
+    pos: usize,
+    out: &mut [MaybeUninit<T>],
+    written: usize,
+) -> (usize, usize) {
     let iota = byte_positions();
-    let last_byte_limit = _mm512_set1_epi8((T::MAX_U64 >> (7 * (T::MAX_LEN - 1))) as i8);
+    // SAFETY: the caller enables AVX-512 F; it only builds a constant.
+    let last_byte_limit = unsafe { _mm512_set1_epi8((T::MAX_U64 >> (7 * (T::MAX_LEN - 1))) as i8) };
     let len = input.len() - pos;
     let room = out.len() - written;
     if len == 0 || len >= WINDOW || room == 0 {
@@ -322,8 +362,8 @@ unsafe fn decode_last_chunk<T: VarInt>(
     let consumed = if count == total {
         WINDOW - ends.leading_zeros() as usize
     } else {
-        // SAFETY: the caller guarantees BMI2.
-        _pdep_u64(1 << (count - 1), ends).trailing_zeros() as usize + 1
+        // SAFETY: the caller enables BMI2.
+        unsafe { _pdep_u64(1 << (count - 1), ends).trailing_zeros() as usize + 1 }
     };
     (count, consumed)
 }
