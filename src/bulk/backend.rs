@@ -395,6 +395,28 @@ static DETECTED: AtomicU8 = AtomicU8::new(0);
 #[must_use]
 #[inline]
 pub fn detected_backend() -> Backend {
+    // The compile-time shortcut: a build for CPUs with every feature of
+    // the best backend (`-C target-cpu=native` on an AVX-512 VBMI2 CPU)
+    // needs no detection, and the dispatch folds away (Zen 5, native
+    // build, 17-63-byte inputs: 0.5-1 ns of 8-11 per call).
+    if cfg!(all(
+        target_arch = "x86_64",
+        varint_turbo_avx512,
+        not(varint_turbo_force_scalar),
+        target_feature = "avx2",
+        target_feature = "avx512f",
+        target_feature = "avx512bw",
+        target_feature = "avx512vl",
+        target_feature = "avx512cd",
+        target_feature = "avx512vbmi",
+        target_feature = "avx512vbmi2",
+        target_feature = "bmi1",
+        target_feature = "bmi2",
+        target_feature = "lzcnt",
+        target_feature = "popcnt"
+    )) {
+        return Backend::Avx512Vbmi2;
+    }
     match DETECTED.load(Ordering::Relaxed) {
         1 => Backend::Scalar,
         2 => Backend::Ssse3,
