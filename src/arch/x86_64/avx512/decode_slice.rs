@@ -860,9 +860,11 @@ where
     run
 }
 
-/// Decodes the first `count` (at most 32) varints listed in `starts` and
-/// stores them at `dest`, 8 per group. `LONG`: some of them have 9 or 10
-/// bytes (only possible when `T` is 64 bits wide).
+/// Decodes the first `count` (1 to 64; at most 32 in a window, up to 63
+/// in the last chunk) varints listed in `starts`, which all end inside
+/// `data`, and stores them at `dest`, 8 per group (the last one masked).
+/// `LONG`: some of them have 9 or 10 bytes (only possible when `T` is 64
+/// bits wide).
 ///
 /// # Safety
 /// `dest` must be valid for writing `count` values; the CPU must support
