@@ -218,10 +218,9 @@ pub unsafe fn decode_slice<T: VarInt>(
             after_count
         };
     }
-    // The last 0..63 bytes: one chunk of them, loaded under a mask.
-    // SAFETY: this function enables the features `decode_last_chunk`
-    // needs; the loops above keep `pos <= input.len()` and `written <=
-    // out.len()`.
+    // The last 0..63 bytes: one chunk of them, loaded under a mask. The
+    // loops above keep `pos <= input.len()` and `written <= out.len()`.
+    // SAFETY: so, and this function enables `decode_last_chunk`'s features.
     let (n, consumed) = unsafe { decode_last_chunk(input, pos, out, written) };
     (pos, written) = (pos + consumed, written + n);
     if pos == input.len() || written == out.len() {
@@ -313,10 +312,9 @@ unsafe fn last_chunk<T: VarInt>(
     }
     // Bit i: byte pos + i is part of the input (len is 1..=63).
     let real = u64::MAX >> (64 - len);
-    // SAFETY: the masked load reads only the `len` bytes from `pos`, which
-    // are inside `input` (AVX-512 masked loads do not touch, or fault on,
-    // the masked-off bytes); the mask instructions touch no memory; the
-    // CPU features are the caller's.
+    // AVX-512 masked loads do not touch, or fault on, masked-off bytes.
+    // SAFETY: the masked load reads only the `len` bytes from `pos`, inside
+    // `input`; the mask instructions touch no memory; CPU features: caller.
     let (data, continues, above_limit) = unsafe {
         let data = _mm512_maskz_loadu_epi8(real, input.as_ptr().add(pos).cast());
         (
@@ -341,11 +339,10 @@ unsafe fn last_chunk<T: VarInt>(
     let starts_mask = ((ends << 1) | 1) & real;
     // Bit i: slot i gets a value (count is 1..=63).
     let slots = u64::MAX >> (64 - count);
-    // SAFETY: the stores below write only the slots in `slots`, the first
-    // `count <= room` from `written`; every decoded varint ends among the
-    // real bytes (the gathers take the zeros past them, or wrap around
-    // modulo 64, only beyond a varint's last byte); the CPU features are
-    // the caller's.
+    // Every decoded varint ends among the real bytes: the gathers take the
+    // zeros past them, or wrap around modulo 64, only past a varint's end.
+    // SAFETY: the stores write only the slots in `slots`, the first `count
+    // <= room` from `written`; the shuffles touch no memory; CPU: caller.
     unsafe {
         let dest = out.as_mut_ptr().cast::<T>().add(written);
         let zeros = _mm512_setzero_si512();
@@ -418,10 +415,9 @@ unsafe fn decode_chunks<T: VarInt>(
     };
     while input.len() - base >= min_rest && out.len() - written >= WINDOW {
         let rest = input.len() - base - WINDOW;
-        // SAFETY: 64 bytes from `base` are inside `input` (loop
-        // condition), and the next 64 where `rest >= 64`; else the masked
-        // load reads only the `rest` bytes left (masked-off bytes are not
-        // accessed); the mask instructions touch no memory.
+        // Masked-off bytes of a masked load are not accessed.
+        // SAFETY: 64 bytes from `base` are in `input` (loop condition), the
+        // next 64 if `rest >= 64`, else the mask takes the `rest` left.
         let (mut next, mut next_continues) = unsafe {
             if rest >= WINDOW {
                 let next = _mm512_loadu_si512(input.as_ptr().add(base + WINDOW).cast());
@@ -659,9 +655,8 @@ unsafe fn decode_chunk_dword_groups<T: VarInt, const FIVE: bool>(
     slots: u64,
     dest: *mut T,
 ) {
-    // SAFETY: the caller guarantees the CPU features and 64 writable slots
-    // at `dest`; each store writes 16 slots at `group < 64`, a multiple of
-    // 16; the shuffles touch no memory.
+    // SAFETY: CPU features and the writable slots of `slots` (caller); each
+    // store writes only those among its 16 from `group < 64`.
     unsafe {
         let mut group = 0usize;
         loop {
