@@ -574,12 +574,20 @@ unsafe fn decode_chunks<T: VarInt>(
                 }
             }
         }
-        written += count;
         carry = ends >> 63;
         // The next varint starts at the next chunk's first byte if this one
         // ends with a terminator, else after the next chunk's first
-        // terminator (validation put one within its first 9 bytes).
-        pos = base + WINDOW + ((!next_continues << 1) | carry).trailing_zeros() as usize;
+        // terminator (validation put one within its first 9 bytes, among
+        // the real ones when `next` was cut off).
+        let next_pos = base + WINDOW + ((!next_continues << 1) | carry).trailing_zeros() as usize;
+        if next_pos > input.len() {
+            // Never taken with the validation above; checked rather than
+            // assumed, since every later step subtracts from `input.len()`:
+            // the windows and the reference decode this chunk again.
+            return Ok((pos, written));
+        }
+        written += count;
+        pos = next_pos;
         base += WINDOW;
         (data, continues, above_limit) = (next, next_continues, next_above_limit);
     }
