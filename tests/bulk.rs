@@ -1011,21 +1011,24 @@ fn encoded_len_sum_at_every_bit_length() {
     }
 }
 
-/// Inputs of 0..=48 bytes (the API's byte-by-byte loop up to 16 bytes, and
+/// Inputs of 0..=130 bytes (the API's byte-by-byte loop up to 16 bytes, and
 /// up to 48 for mostly long varints; the scalar backend's in-register and
-/// padded tails above), bytes biased toward continuation bytes and the
-/// values where the rules change, or runs of long varints, into
-/// every output length: every backend and the API against the reference.
+/// padded tails above; the SSSE3/AVX2 blocks over a padded copy below 128
+/// bytes and the AVX-512 masked chunk below 64), bytes biased toward
+/// continuation bytes and the values where the rules change, or runs of
+/// long varints, into every output length: every backend and the API
+/// against the reference.
 #[test]
 fn short_inputs_into_every_output_length() {
     let backends = bulk_backends();
     let mut next = xorshift(0x853c_49e6_748f_ea9bu64);
     const BYTES: [u8; 10] = [0x00, 0x01, 0x7f, 0x80, 0x81, 0xff, 0xfe, 0x02, 0x0f, 0x90];
-    // Up to 48 bytes: the inline byte loop (at most 16 bytes) and the byte
-    // loop for inputs of mostly long varints (at most 48) on both sides of
-    // their limits.
-    for round in 0..7200 {
-        let len = round % 49;
+    // Up to 130 bytes: the inline byte loop (at most 16 bytes), the byte
+    // loop for inputs of mostly long varints (at most 48), the AVX-512
+    // chunk (under 64) and the SSSE3/AVX2 padded blocks (under 128) on
+    // both sides of their limits.
+    for round in 0..131 * 100 {
+        let len = round % 131;
         let input: Vec<u8> = if round % 3 == 2 {
             // Back-to-back 6- to 10-byte varints (64-bit ids, negative
             // `int32`s), cut at `len` (a truncated last one), sometimes

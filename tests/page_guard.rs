@@ -400,8 +400,9 @@ fn bulk_decode_never_writes_past_the_output() {
     for_each_signed!(signed(&mut page));
 }
 
-/// Short inputs (17 to 63 bytes: the AVX-512 backend's masked last chunk,
-/// the scalar blocks) of every field shape, into outputs of every length
+/// Short inputs (17 to 127 bytes: the AVX-512 backend's masked last chunk,
+/// the SSSE3/AVX2 blocks over a padded copy, the scalar blocks) of every
+/// field shape, into outputs of every length
 /// from 0 to one past the values ending right before the guard page:
 /// 1-byte runs, 1- and 2-byte varints, up to 4 and up to 5 bytes, long
 /// varints, a truncated last one; through every bulk backend and
@@ -410,11 +411,11 @@ fn bulk_decode_never_writes_past_the_output() {
 fn short_bulk_decodes_never_write_past_the_output() {
     fn unsigned<T: TestInt + Default>(backends: &[BulkBackend], page: &mut GuardedPage) {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
-        for round in 0..120 {
+        for round in 0..240 {
             // Bits per value: up to 7, 14, 28, 35 or 64 (by round).
             let max_bits = [7, 14, 28, 35, 64][round % 5];
             let mut input = Vec::new();
-            let target = 17 + round % 47;
+            let target = 17 + round % 111;
             while input.len() < target {
                 seed ^= seed << 13;
                 seed ^= seed >> 7;
@@ -423,7 +424,7 @@ fn short_bulk_decodes_never_write_past_the_output() {
                 let value = T::from_u64_wrapping(seed >> (64 - bits)).as_u64();
                 input.extend(reference_encode(value));
             }
-            input.truncate(63);
+            input.truncate(127);
             if round % 7 == 3 {
                 input.push(0x80); // a truncated last varint
             }

@@ -204,10 +204,23 @@ impl Backend {
         match self {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the CPU supports the backend (caller).
-            Backend::Ssse3 => unsafe { x86_64::ssse3::decode_slice::decode_slice(input, out) },
+            Backend::Ssse3 => unsafe {
+                // Under two blocks: the blocks over a padded copy.
+                if input.len() < x86_64::grid_decode::SHORT_INPUT_BYTES {
+                    x86_64::ssse3::decode_slice::decode_short_input(input, out)
+                } else {
+                    x86_64::ssse3::decode_slice::decode_slice(input, out)
+                }
+            },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the CPU supports the backend (caller).
-            Backend::Avx2 => unsafe { x86_64::avx2::decode_slice::decode_slice(input, out) },
+            Backend::Avx2 => unsafe {
+                if input.len() < x86_64::grid_decode::SHORT_INPUT_BYTES {
+                    x86_64::avx2::decode_slice::decode_short_input(input, out)
+                } else {
+                    x86_64::avx2::decode_slice::decode_slice(input, out)
+                }
+            },
             #[cfg(all(target_arch = "x86_64", varint_turbo_avx512))]
             // SAFETY: the CPU supports the backend (caller).
             Backend::Avx512Vbmi2 => unsafe {

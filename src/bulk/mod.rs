@@ -250,6 +250,21 @@ pub(crate) fn decode_uninit<T: VarInt>(
     {
         return bytewise_values(input, out);
     }
+    #[cfg(target_arch = "x86_64")]
+    if input.len() < crate::arch::x86_64::grid_decode::SHORT_INPUT_BYTES
+        && matches!(detected, Backend::Avx2 | Backend::Ssse3)
+    {
+        // Under two blocks: the SSSE3/AVX2 blocks over a zero-padded copy
+        // for every shape (long varints go to the scalar decoder from
+        // there), no sample (AVX2 on Zen 5, default build, ns per call
+        // against the scalar decoder this took before: 95% 1-byte counts
+        // at 32 values 51 -> 28, the u32 mix at 32 values 72 -> 40,
+        // `int32` with 10% negatives at 32 values 110 -> 52; BENCHMARKS.md,
+        // "Session of 2026-11-27 (12)").
+        // SAFETY: `detected_backend` is supported by this CPU, and so is
+        // SSSE3 where `simd_decoder` picks it.
+        return unsafe { simd_decoder(detected).decode_uninit_supported(input, out) };
+    }
     match decode_backend::<T>(input, detected) {
         Backend::Scalar => decode_slice_scalar(input, out),
         // `decode_backend` returns the scalar backend, the detected one

@@ -7,7 +7,7 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use crate::arch::x86_64::grid_decode::{
-    decode_slice_with, opaque, store_u32x4, Kernel, PAIRS, QUADS, ZERO,
+    decode_short_with, decode_slice_with, opaque, store_u32x4, Kernel, PAIRS, QUADS, ZERO,
 };
 use crate::error::BulkDecodeError;
 use crate::varint::VarInt;
@@ -247,6 +247,22 @@ pub unsafe fn decode_slice<T: VarInt>(
 ) -> Result<(usize, usize), BulkDecodeError> {
     // SAFETY: this function enables every feature `Avx2` uses.
     unsafe { decode_slice_with::<Avx2, T, false>(input, 0, out) }
+}
+
+/// [`decode_slice`] of an input shorter than 128 bytes (a short packed
+/// field): one or two blocks over a zero-padded copy, with no scalar head or tail
+/// (see `grid_decode::decode_short_with`).
+///
+/// # Safety
+/// `input.len() < SHORT_INPUT_BYTES` (128); the CPU must support AVX2, BMI1, BMI2, POPCNT and LZCNT.
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+pub unsafe fn decode_short_input<T: VarInt>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+) -> Result<(usize, usize), BulkDecodeError> {
+    // SAFETY: `input.len() < SHORT_INPUT_BYTES` (caller); this function enables every
+    // feature `Avx2` uses.
+    unsafe { decode_short_with::<Avx2, T>(input, out) }
 }
 
 /// Decodes varints from `input[start..]` into `out` as one batch of a

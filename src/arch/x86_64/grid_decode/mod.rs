@@ -135,7 +135,7 @@
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use crate::arch::scalar::decode_slice::decode_slice_scalar;
+use crate::arch::scalar::decode_slice::{bytewise_values, decode_slice_scalar};
 use crate::arch::scalar::{scalar_values, tail_values};
 use crate::error::BulkDecodeError;
 use crate::varint::VarInt;
@@ -713,6 +713,150 @@ pub(super) unsafe fn decode_slice_with<K: Kernel, T: VarInt, const PARTIAL: bool
     }
     let (n, consumed) = tail_values(input, pos, out, written, usize::MAX)?;
     Ok((written + n, pos + consumed))
+}
+
+/// Inputs shorter than this take [`decode_short_with`]: two blocks.
+pub(crate) const SHORT_INPUT_BYTES: usize = 2 * MASK_BYTES;
+
+/// [`decode_slice_with`] of an input shorter than [`SHORT_INPUT_BYTES`]
+/// (a short packed field). The input is copied into a zeroed buffer with
+/// [`BEFORE`] bytes in front and padding behind, so that one block (two
+/// from 64 bytes), or a one-byte or two-byte run, covers all of it: no
+/// scalar head (9 values) and no scalar tail (up to 63 bytes), which
+/// cost about 22 instructions per value (AVX2 forced, Zen 5: 95% 1-byte
+/// counts at 32 values 68 -> 28 ns; BENCHMARKS.md, "Session of 2026-11-27
+/// (12)"). The padding's zero bytes decode as zeros after the input's
+/// values, into `out` when it has the blocks' room (its slots past the
+/// values may be overwritten) or into a scratch buffer. The input's byte
+/// masks give the number of values first: inputs of 1-byte varints only are
+/// widened straight from the input, and inputs with under one value
+/// per 7-byte chunk (8-10-byte ids), where a chunk step yields less than
+/// one value (the blocks' `SPARSE` exit), go to the scalar decoder. An
+/// input whose last byte continues (truncated), one with more values than
+/// `out` has slots, and any error go to the full decoder on the input
+/// itself, which gives the reference's results.
+///
+/// # Safety
+/// `input.len() < SHORT_INPUT_BYTES`; the CPU must support the features
+/// `K`'s operations use.
+#[inline(always)]
+pub(super) unsafe fn decode_short_with<K: Kernel, T: VarInt>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+) -> Result<(usize, usize), BulkDecodeError> {
+    let len = input.len();
+    debug_assert!(len < SHORT_INPUT_BYTES);
+    // The varints end with the input (so the padding cannot end one), and
+    // at least 16 bytes (the byte loop takes fewer where the dispatch
+    // chooses).
+    if len < 16 || input[len - 1] >= 0x80 {
+        // SAFETY: CPU (caller).
+        return unsafe { decode_slice_with::<K, T, false>(input, 0, out) };
+    }
+    let continues = continuation_bytes(input);
+    let values = len - continues;
+    if values > out.len() {
+        // SAFETY: CPU (caller).
+        return unsafe { decode_slice_with::<K, T, false>(input, 0, out) };
+    }
+    if continues == 0 && len < 32 {
+        // 1-byte varints only, too few for a 32-byte step: the byte loop
+        // (enums at 24 values: 16 ns, against 20 for the block).
+        return bytewise_values(input, out);
+    }
+    if continues == 0 {
+        // 1-byte varints only (enums, bools): widened 32 at a time from
+        // the input, the last step ending with it (rewriting a few
+        // values with the same ones).
+        let dst = out.as_mut_ptr().cast::<T>();
+        let widen = |at: usize| {
+            // SAFETY: at + 32 <= len bytes in `input`, len <= out.len()
+            // slots at `dst`; CPU (caller).
+            unsafe { K::widen_32::<T>(dst.add(at), input.as_ptr().add(at)) }
+        };
+        let mut at = 0;
+        while at + 32 <= len {
+            widen(at);
+            at += 32;
+        }
+        if at < len {
+            widen(len - 32);
+        }
+        return Ok((len, len));
+    }
+    if values * CHUNK < len {
+        // Under one value per chunk (8-10-byte ids).
+        return decode_slice_scalar(input, out);
+    }
+    // The input at BEFORE (the first window's 9 bytes before it are
+    // zeros, taken for the end of an earlier varint), zeros up to the 64
+    // bytes the last block's mask reads.
+    let mut padded = [0u8; BEFORE + SHORT_INPUT_BYTES];
+    copy_short(input, &mut padded[BEFORE..]);
+    let blocks = if len < MASK_BYTES { 1 } else { 2 };
+    let padded = &padded[..BEFORE + blocks * MASK_BYTES];
+    let mut scratch = [const { MaybeUninit::<T>::uninit() }; SHORT_INPUT_BYTES];
+    let room = out.len() >= blocks * MASK_BYTES;
+    let target: &mut [MaybeUninit<T>] = if room {
+        out
+    } else {
+        &mut scratch[..blocks * MASK_BYTES]
+    };
+    // SAFETY: BEFORE bytes precede the start in `padded`; CPU (caller).
+    match unsafe { decode_slice_with::<K, T, true>(padded, BEFORE, target) } {
+        // `written` counts the input's values first, then the padding's.
+        Ok((written, _)) if written >= values => {}
+        // SAFETY: CPU (caller).
+        _ => return unsafe { decode_slice_with::<K, T, false>(input, 0, out) },
+    }
+    if !room {
+        out[..values].copy_from_slice(&scratch[..values]);
+    }
+    Ok((values, len))
+}
+
+/// The number of bytes of `input` (at least 16) with the continuation
+/// bit: SSE2 byte masks of its 16-byte pieces, the last one overlapping
+/// the one before (its bytes already counted shifted out).
+#[inline(always)]
+fn continuation_bytes(input: &[u8]) -> usize {
+    let len = input.len();
+    debug_assert!(len >= 16);
+    let src = input.as_ptr();
+    // SAFETY: each load reads 16 bytes inside `input` (at + 16 <= len,
+    // and len >= 16 for the last); SSE2 is part of x86-64.
+    unsafe {
+        let piece = |at: usize| _mm_movemask_epi8(_mm_loadu_si128(src.add(at).cast())) as u32;
+        let mut count = 0;
+        let mut at = 0;
+        while at + 16 <= len {
+            count += piece(at).count_ones();
+            at += 16;
+        }
+        if at < len {
+            count += (piece(len - 16) >> (16 - (len - at))).count_ones();
+        }
+        count as usize
+    }
+}
+
+/// Copies `input` (shorter than `dest`, which has at least 16 bytes) to
+/// the start of `dest` in 16-byte pieces, the last one ending with the
+/// input (overlapping the one before): a few loads and stores instead of
+/// a call to `memcpy` for a length known only at run time.
+#[inline(always)]
+fn copy_short(input: &[u8], dest: &mut [u8]) {
+    let len = input.len();
+    if len < 16 {
+        dest[..len].copy_from_slice(input);
+        return;
+    }
+    let mut at = 0;
+    while at + 16 < len {
+        dest[at..at + 16].copy_from_slice(&input[at..at + 16]);
+        at += 16;
+    }
+    dest[len - 16..len].copy_from_slice(&input[len - 16..]);
 }
 
 /// Decodes a run of one-byte varints (enums, bools, small counts) from
