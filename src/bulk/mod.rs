@@ -35,18 +35,11 @@ const SCALAR_CUTOFF_BYTES: usize = 64;
 /// inputs"): the scalar backend is faster up to 109-218 bytes of the u32
 /// mix (1.26-1.65x), 179 bytes of the int32 shape with 10% negatives;
 /// AVX2 wins from 435 bytes of the mix. On Zen 1 (BENCHMARKS.md, "Session
-/// of 2026-11-26 (4)") AVX2 wins the mix from about 290 bytes.
+/// of 2026-11-26 (4)") AVX2 wins the mix from about 290 bytes. (Both
+/// measured while the SIMD head and tail went value by value; with the
+/// padded ones, AVX2 on Zen 5 wins the u32 mix from about 150 bytes, not
+/// measured on those hosts: "Session of 2026-11-27 (12)".)
 const DECODE_SCALAR_CUTOFF_BYTES: usize = 256;
-
-/// From this many bytes, an input whose first 16 bytes hold only 1- and
-/// 2-byte varints takes the SSSE3/AVX2 backend, whose 1- and 2-byte runs
-/// beat the scalar blocks there (Zen 1, 96-192 values: 95% 1-byte counts
-/// 1.3-1.8x, near-zero sint32s 1.2-1.9x); an input of 1-byte varints only
-/// takes it from [`ONE_BYTE_SIMD_MIN_BYTES`].
-const SHORT_VARINTS_SIMD_MIN_BYTES: usize = 96;
-
-/// See [`SHORT_VARINTS_SIMD_MIN_BYTES`] (64 enum values: 1.13-1.25x).
-const ONE_BYTE_SIMD_MIN_BYTES: usize = 64;
 
 /// Below this many bytes, an input whose first 16 bytes hold at most
 /// [`LONG_VARINTS_MAX_SHORT`] varints of 1 or 2 bytes stays on the scalar
@@ -76,18 +69,6 @@ const LONG_VARINTS_SCALAR_MAX_BYTES: usize = 4096;
 /// short varint, stay scalar).
 const LONG_VARINTS_MAX_SHORT: u32 = 3;
 
-/// Into 64-bit slots, an input with varints of 2 bytes or more takes the
-/// SSSE3/AVX2 backend from about this many values (estimated from the
-/// sample), not from [`DECODE_SCALAR_CUTOFF_BYTES`] or
-/// [`SHORT_VARINTS_SIMD_MIN_BYTES`]: the scalar backend is slower into
-/// `u64` than into `u32`, and the crossover is at a count of values rather
-/// than of bytes (Zen 1, default build, ns per call, scalar against the
-/// faster SIMD backend: the u32 mix at 64 values, 109 bytes, 336 against
-/// 395, at 80 values, 136 bytes, 436 against 358; int32s with 10%
-/// negatives at 64 values, 180 bytes, 435 against 476, at 80 values, 224
-/// bytes, 526 against 509, at 96 values 614 against 557).
-const U64_SIMD_MIN_VALUES: usize = 72;
-
 /// The backend that decodes `input` (more than [`BYTEWISE_MAX_BYTES`])
 /// fastest on this CPU, whose best supported backend is `detected`:
 /// judged from the input's length and, for the SSSE3 and AVX2 backends,
@@ -100,28 +81,25 @@ fn decode_backend<T: VarInt>(input: &[u8], detected: Backend) -> Backend {
     if !matches!(detected, Backend::Ssse3 | Backend::Avx2) {
         return if short { Backend::Scalar } else { detected };
     }
-    if input.len() < ONE_BYTE_SIMD_MIN_BYTES {
-        // No sample: no shape takes a SIMD backend below this length (the
-        // sample cost 5-10 ns per call on 17-63-byte inputs, 5-15%).
-        return Backend::Scalar;
-    }
+    // Inputs under 128 bytes (`SHORT_INPUT_BYTES`) took the SSSE3/AVX2
+    // blocks over a padded copy before this (`decode_uninit`), whatever
+    // their shape; past them the sample below decides. (Into `u64` an
+    // input of short varints took the scalar backend up to about 72
+    // values, and one of only 1- and 2-byte varints below 96 bytes, while
+    // the SIMD head and tail were value by value: Zen 1, the u32 mix at
+    // 64 values, 109 bytes, 336 against 395 ns; the padded head and tail
+    // took AVX2 on `int32`s with 10% negatives at 48 values, 134 bytes,
+    // from 150 to 94 ns against the scalar backend's 152: BENCHMARKS.md,
+    // "Session of 2026-11-27 (12)".)
     let Some(ends) = first_16_terminators(input) else {
         return Backend::Scalar;
     };
     let continues = !ends;
-    // The sample's count of varints per 16 bytes estimates the input's.
-    let values = input.len().saturating_mul(ends.count_ones() as usize) / 16;
-    let few_for_u64 = T::MAX_LEN > 5 && values < U64_SIMD_MIN_VALUES;
     if continues & (continues << 1) == 0 {
-        // Only 1- and 2-byte varints (no two continuation bytes in a row).
-        let simd_from = if continues == 0 {
-            ONE_BYTE_SIMD_MIN_BYTES
-        } else {
-            SHORT_VARINTS_SIMD_MIN_BYTES
-        };
-        if input.len() < simd_from || (continues != 0 && few_for_u64) {
-            return Backend::Scalar;
-        }
+        // Only 1- and 2-byte varints (no two continuation bytes in a row):
+        // the SIMD backends' 1- and 2-byte runs (Zen 1, 96-192 values: 95%
+        // 1-byte counts 1.3-1.8x the scalar blocks, near-zero sint32s
+        // 1.2-1.9x).
         // On 128-bit vector units the SSSE3 1-byte runs are the faster
         // ones (Zen 1: 1.13-1.24x; on 95% 1-byte counts 1.00-1.07x, on the
         // u32 mix, whose first 16 bytes are 1-2-byte varints one time in
@@ -141,7 +119,7 @@ fn decode_backend<T: VarInt>(input: &[u8], detected: Backend) -> Backend {
     // Five continuation bytes in a row: a varint of 6 bytes or more.
     let long = continues & continues >> 1 & continues >> 2 & continues >> 3 & continues >> 4;
     let (short, long_stay_scalar) = if T::MAX_LEN > 5 {
-        (few_for_u64, short_varints == 0 && long != 0)
+        (false, short_varints == 0 && long != 0)
     } else {
         (
             short,

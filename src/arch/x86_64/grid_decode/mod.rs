@@ -126,16 +126,22 @@
 //!   per chunk (8..10-byte varints: random `u64`, nanosecond timestamps)
 //!   costs more per value than the scalar decoder, which then takes the
 //!   next 1024 values.
-//! * The first 9 varints (so that the first window starts at or after
-//!   byte 0), the varints of the last bytes (fewer than 64 left for a
-//!   block's mask), and those for which fewer than 63 output slots remain
-//!   are decoded by the scalar decoder: no load leaves `input`, no store
-//!   leaves `out`.
+//! * The first bytes (so that the first window starts at or after byte
+//!   0), the last ones (fewer than 64 left for a block's mask), those for
+//!   which fewer than 63 output slots remain, and whole inputs under 128
+//!   bytes are decoded in pieces of under 128 bytes that end with a
+//!   varint, each copied into a zeroed buffer with 9 zero bytes before it
+//!   and padding after it, where one or two blocks cover it
+//!   (`short_blocks`; the padding's zeros decode as values past the
+//!   piece's, into a scratch buffer where `out` lacks the room). What a
+//!   piece cannot take (under 16 bytes, an error, a truncated last
+//!   varint, long varints, too few slots) goes to the scalar decoder. No
+//!   load leaves `input`, no store leaves `out`.
 
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use crate::arch::scalar::decode_slice::{bytewise_values, decode_slice_scalar};
+use crate::arch::scalar::decode_slice::decode_slice_scalar;
 use crate::arch::scalar::{scalar_values, tail_values};
 use crate::error::BulkDecodeError;
 use crate::varint::VarInt;
@@ -571,7 +577,7 @@ pub(super) unsafe fn decode_slice_with<K: Kernel, T: VarInt, const PARTIAL: bool
     let out_len = out.len();
     let src = input.as_ptr();
     debug_assert!(start <= len);
-    let (mut written, mut q) = if len - start >= MASK_BYTES
+    let (written, q) = if len - start >= MASK_BYTES
         && out_len >= MASK_BYTES
         // SAFETY: 64 bytes are readable at `start` (checked first); CPU (caller).
         && unsafe { K::mask64(src.add(start)) } == 0
@@ -585,6 +591,11 @@ pub(super) unsafe fn decode_slice_with<K: Kernel, T: VarInt, const PARTIAL: bool
     } else if PARTIAL && start >= BEFORE {
         // The window before the first chunk is in `input`.
         (0, start)
+    // SAFETY: CPU (caller).
+    } else if let Some((n, end)) = unsafe { head_piece::<K, T>(input, start, out) } {
+        // The first bytes as blocks over a padded copy: the first window
+        // after them, [end - 9, end + 7), starts inside `input`.
+        (n, end)
     } else {
         // 9 values one by one: after them at least 9 bytes precede the
         // position, so the first window [q - 9, q + 7) starts inside `input`.
@@ -596,6 +607,90 @@ pub(super) unsafe fn decode_slice_with<K: Kernel, T: VarInt, const PARTIAL: bool
         let (n, consumed) = tail_values(input, q, out, written, usize::MAX)?;
         return Ok((written + n, q + consumed));
     }
+    // SAFETY: q >= BEFORE; CPU (caller).
+    let (written, pos) = unsafe { block_loop::<K, T>(input, out, q, written)? };
+    if PARTIAL && written > 0 {
+        // The caller's next call takes the rest, with a fresh `out`.
+        return Ok((written, pos));
+    }
+    // The rest (under 64 bytes and the varint in progress, or more where
+    // `out` ran short of a block's 63 free slots: an output of exactly
+    // the values' size) in pieces of under 128 bytes that end with a
+    // varint, each as blocks over a padded copy rather than value by
+    // value (AVX2 forced, Zen 5, into an output of exactly the values'
+    // size, with the padded head: `int32`s with 10% negatives at 64
+    // values, 180 bytes, 223 -> 132 ns, the u32 mix at 96 values 183 ->
+    // 143; BENCHMARKS.md, "Session of 2026-11-27 (12)").
+    let (mut written, mut pos) = (written, pos);
+    while len - pos >= 16 {
+        let end = if len - pos < SHORT_INPUT_BYTES {
+            len
+        } else {
+            // After the last varint end among the next 127 bytes.
+            match input[pos..pos + SHORT_INPUT_BYTES - 1]
+                .iter()
+                .rposition(|&byte| byte < 0x80)
+            {
+                Some(last) if last >= 15 => pos + last + 1,
+                _ => break,
+            }
+        };
+        // SAFETY: end - pos < SHORT_INPUT_BYTES; CPU (caller).
+        match unsafe { short_blocks::<K, T>(&input[pos..end], &mut out[written..]) } {
+            Some(n) => {
+                written += n;
+                pos = end;
+            }
+            None => break,
+        }
+    }
+    let (n, consumed) = tail_values(input, pos, out, written, usize::MAX)?;
+    Ok((written + n, pos + consumed))
+}
+
+/// The head of [`decode_slice_with`] from `start`: the varints that end
+/// among its next 127 bytes through [`short_blocks`], where they are at
+/// least 16 bytes; returns (values, position after them). The 9 values
+/// the blocks otherwise take one by one before the first window cost the
+/// scalar blocks about 1,000 instructions (callgrind, AVX2, `int32`s with
+/// 10% negatives at 64 values), more than the blocks after them.
+///
+/// # Safety
+/// The CPU must support the features `K`'s operations use.
+#[inline(always)]
+unsafe fn head_piece<K: Kernel, T: VarInt>(
+    input: &[u8],
+    start: usize,
+    out: &mut [MaybeUninit<T>],
+) -> Option<(usize, usize)> {
+    let piece = &input[start..input.len().min(start + SHORT_INPUT_BYTES - 1)];
+    let last = piece.iter().rposition(|&byte| byte < 0x80)?;
+    if last < 15 {
+        return None;
+    }
+    // SAFETY: under SHORT_INPUT_BYTES bytes; CPU (caller).
+    let n = unsafe { short_blocks::<K, T>(&piece[..=last], out) }?;
+    Some((n, start + last + 1))
+}
+
+/// The blocks of [`decode_slice_with`] from `q` (a varint start at or
+/// after [`BEFORE`], `written` values already in `out`) while whole
+/// blocks fit `input` and `out`, with their one-byte, two-byte, slow and
+/// sparse exits; returns (values written, position of the next varint).
+///
+/// # Safety
+/// `q >= BEFORE`; the CPU must support the features `K`'s operations use.
+#[inline(always)]
+unsafe fn block_loop<K: Kernel, T: VarInt>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+    mut q: usize,
+    mut written: usize,
+) -> Result<(usize, usize), BulkDecodeError> {
+    debug_assert!(q >= BEFORE);
+    let len = input.len();
+    let out_len = out.len();
+    let src = input.as_ptr();
     // 128 times the bytes of the varint in progress before `q` (`carry`);
     // the next value starts at `q - carry`.
     let mut carry_128 = 0usize;
@@ -706,35 +801,16 @@ pub(super) unsafe fn decode_slice_with<K: Kernel, T: VarInt, const PARTIAL: bool
             }
         }
     }
-    let pos = q - carry_128 / 128;
-    if PARTIAL && written > 0 {
-        // The caller's next call takes the rest, with a fresh `out`.
-        return Ok((written, pos));
-    }
-    let (n, consumed) = tail_values(input, pos, out, written, usize::MAX)?;
-    Ok((written + n, pos + consumed))
+    Ok((written, q - carry_128 / 128))
 }
 
 /// Inputs shorter than this take [`decode_short_with`]: two blocks.
 pub(crate) const SHORT_INPUT_BYTES: usize = 2 * MASK_BYTES;
 
 /// [`decode_slice_with`] of an input shorter than [`SHORT_INPUT_BYTES`]
-/// (a short packed field). The input is copied into a zeroed buffer with
-/// [`BEFORE`] bytes in front and padding behind, so that one block (two
-/// from 64 bytes), or a one-byte or two-byte run, covers all of it: no
-/// scalar head (9 values) and no scalar tail (up to 63 bytes), which
-/// cost about 22 instructions per value (AVX2 forced, Zen 5: 95% 1-byte
-/// counts at 32 values 68 -> 28 ns; BENCHMARKS.md, "Session of 2026-11-27
-/// (12)"). The padding's zero bytes decode as zeros after the input's
-/// values, into `out` when it has the blocks' room (its slots past the
-/// values may be overwritten) or into a scratch buffer. The input's byte
-/// masks give the number of values first: inputs of 1-byte varints only are
-/// widened straight from the input, and inputs with under one value
-/// per 7-byte chunk (8-10-byte ids), where a chunk step yields less than
-/// one value (the blocks' `SPARSE` exit), go to the scalar decoder. An
-/// input whose last byte continues (truncated), one with more values than
-/// `out` has slots, and any error go to the full decoder on the input
-/// itself, which gives the reference's results.
+/// (a short packed field): [`short_blocks`], else (an error, a truncated
+/// last varint, too few slots in `out`, long varints) the scalar decoder,
+/// whose results are the reference's.
 ///
 /// # Safety
 /// `input.len() < SHORT_INPUT_BYTES`; the CPU must support the features
@@ -744,30 +820,62 @@ pub(super) unsafe fn decode_short_with<K: Kernel, T: VarInt>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
+    // SAFETY: as this function's (caller).
+    match unsafe { short_blocks::<K, T>(input, out) } {
+        Some(values) => Ok((values, input.len())),
+        None => decode_slice_scalar(input, out),
+    }
+}
+
+/// Decodes all of `input` (shorter than [`SHORT_INPUT_BYTES`], a short
+/// packed field or the last bytes of a longer one) into `out` and returns
+/// the number of values, or `None` (having written anything into `out`)
+/// where the caller's scalar path is the better or the exact one: under
+/// 16 bytes, a last byte that continues (a truncated varint), more values
+/// than `out` has slots, under one value per 7-byte chunk (8-10-byte ids:
+/// the blocks' `SPARSE` case), or an error.
+///
+/// The input is copied into a zeroed buffer with [`BEFORE`] bytes in front
+/// and padding behind, so that one block (two from 64 bytes), or a
+/// one-byte or two-byte run, covers all of it: no scalar head (9 values)
+/// and no scalar tail (up to 63 bytes), which cost about 22 instructions
+/// per value (AVX2 forced, Zen 5: 95% 1-byte counts at 32 values 68 -> 24
+/// ns; BENCHMARKS.md, "Session of 2026-11-27 (12)"). The padding's zero
+/// bytes decode as zeros after the input's values, into `out` when it has
+/// the blocks' room (its slots past the values may be overwritten) or into
+/// a scratch buffer. The input's byte masks give the number of values
+/// first; inputs of 1-byte varints only are widened straight from the
+/// input.
+///
+/// # Safety
+/// `input.len() < SHORT_INPUT_BYTES`; the CPU must support the features
+/// `K`'s operations use.
+#[inline(always)]
+unsafe fn short_blocks<K: Kernel, T: VarInt>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+) -> Option<usize> {
     let len = input.len();
     debug_assert!(len < SHORT_INPUT_BYTES);
-    // The varints end with the input (so the padding cannot end one), and
-    // at least 16 bytes (the byte loop takes fewer where the dispatch
-    // chooses).
+    // The varints end with the input (so the padding cannot end one).
     if len < 16 || input[len - 1] >= 0x80 {
-        // SAFETY: CPU (caller).
-        return unsafe { decode_slice_with::<K, T, false>(input, 0, out) };
+        return None;
     }
     let continues = continuation_bytes(input);
     let values = len - continues;
-    if values > out.len() {
-        // SAFETY: CPU (caller).
-        return unsafe { decode_slice_with::<K, T, false>(input, 0, out) };
-    }
-    if continues == 0 && len < 32 {
-        // 1-byte varints only, too few for a 32-byte step: the byte loop
-        // (enums at 24 values: 16 ns, against 20 for the block).
-        return bytewise_values(input, out);
+    if values > out.len() || values * CHUNK < len {
+        return None;
     }
     if continues == 0 {
         // 1-byte varints only (enums, bools): widened 32 at a time from
         // the input, the last step ending with it (rewriting a few
-        // values with the same ones).
+        // values with the same ones); under 32 bytes one by one.
+        if len < 32 {
+            for (slot, &byte) in out.iter_mut().zip(input) {
+                slot.write(T::from_u64_unchecked(u64::from(byte)));
+            }
+            return Some(len);
+        }
         let dst = out.as_mut_ptr().cast::<T>();
         let widen = |at: usize| {
             // SAFETY: at + 32 <= len bytes in `input`, len <= out.len()
@@ -782,11 +890,7 @@ pub(super) unsafe fn decode_short_with<K: Kernel, T: VarInt>(
         if at < len {
             widen(len - 32);
         }
-        return Ok((len, len));
-    }
-    if values * CHUNK < len {
-        // Under one value per chunk (8-10-byte ids).
-        return decode_slice_scalar(input, out);
+        return Some(len);
     }
     // The input at BEFORE (the first window's 9 bytes before it are
     // zeros, taken for the end of an earlier varint), zeros up to the 64
@@ -803,16 +907,15 @@ pub(super) unsafe fn decode_short_with<K: Kernel, T: VarInt>(
         &mut scratch[..blocks * MASK_BYTES]
     };
     // SAFETY: BEFORE bytes precede the start in `padded`; CPU (caller).
-    match unsafe { decode_slice_with::<K, T, true>(padded, BEFORE, target) } {
-        // `written` counts the input's values first, then the padding's.
-        Ok((written, _)) if written >= values => {}
-        // SAFETY: CPU (caller).
-        _ => return unsafe { decode_slice_with::<K, T, false>(input, 0, out) },
+    let (written, _) = unsafe { block_loop::<K, T>(padded, target, BEFORE, 0) }.ok()?;
+    // `written` counts the input's values first, then the padding's.
+    if written < values {
+        return None;
     }
     if !room {
         out[..values].copy_from_slice(&scratch[..values]);
     }
-    Ok((values, len))
+    Some(values)
 }
 
 /// The number of bytes of `input` (at least 16) with the continuation
