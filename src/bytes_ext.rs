@@ -89,36 +89,47 @@ pub trait BufVarint: Buf {
         // kept them in memory, a store and a reload per value: 200-byte
         // messages of mostly 1-byte varints read 2.7x faster without it
         // (BENCHMARKS.md, "`get_varint` on small messages").
-        //
-        // `decode` never returns more than the chunk's length; testing
-        // that against a fresh `chunk()` lets the compiler drop
-        // `advance`'s own check (in `Bytes`, with an inline panic
-        // message). One `advance` after one `decode` measured 0.96-0.98 of
-        // prost's time on the Kafka walk in the native build, where
-        // separate 2-/3-byte tests and two `advance` paths measured 1.15
-        // (BENCHMARKS.md, "`BufVarint::get_varint`: one `decode`").
         let chunk = self.chunk();
-        if let Some(&byte) = chunk.first() {
-            if byte < 0x80 {
-                self.advance(1);
-                return Ok(T::from_u64_unchecked(u64::from(byte)));
+        let (value, len) = match chunk.first() {
+            // Seven bits fit every `VarInt` type.
+            Some(&byte) if byte < 0x80 => (T::from_u64_unchecked(u64::from(byte)), 1),
+            // `decode` on the chunk's first 16 bytes where it has them: a
+            // fixed-size window, so that its 2- and 3-byte tests need no
+            // length checks (the Kafka walk, default build: 0.99
+            // (0.85-1.01) of prost's time over five layouts, against 1.17
+            // (1.02-1.20) with `decode` on the whole chunk).
+            _ => {
+                let result = match chunk.first_chunk::<16>() {
+                    Some(window) => crate::decode::<T>(window),
+                    None => crate::decode::<T>(chunk),
+                };
+                match result {
+                    Ok(decoded) => decoded,
+                    Err(_) => return get_slow::<T, _>(self).into_value(),
+                }
             }
-        }
-        // `decode` on the chunk's first 16 bytes where it has them: a
-        // fixed-size window, so that its 2- and 3-byte tests need no length
-        // checks (the Kafka walk, default build: 0.99 (0.85-1.01) of
-        // prost's time over five layouts, against 1.17 (1.02-1.20) with
-        // `decode` on the whole chunk).
-        let result = match chunk.first_chunk::<16>() {
-            Some(window) => crate::decode::<T>(window),
-            None => crate::decode::<T>(chunk),
         };
-        match result {
-            Ok((value, len)) if len <= self.chunk().len() => {
-                self.advance(len);
-                Ok(value)
-            }
-            _ => get_slow::<T, _>(self).into_value(),
+        // One `advance` for every length. Where a caller keeps the buffer
+        // in memory between reads (a reader out of line, as in the prost
+        // harness's Kafka walk), the next read then always loads its
+        // pointer and length from the same two stores. With a store pair
+        // of its own on the 1-byte path (the shape before this one, and
+        // prost's), that walk ran at 32 ns per record rather than 27 in 6
+        // code layouts of 10; with one pair, at 26-27 in 10 of 10
+        // (BENCHMARKS.md, "The Kafka walk: one store pair").
+        //
+        // `decode` never returns more than the chunk's length; testing that
+        // against a fresh `chunk()` lets the compiler drop `advance`'s own
+        // check (in `Bytes`, with an inline panic message). One `decode`
+        // for every longer length measured 0.96-0.98 of prost's time on the
+        // Kafka walk in the native build, where separate 2-/3-byte tests
+        // and two `advance` paths measured 1.15 (BENCHMARKS.md,
+        // "`BufVarint::get_varint`: one `decode`").
+        if len <= self.chunk().len() {
+            self.advance(len);
+            Ok(value)
+        } else {
+            get_slow::<T, _>(self).into_value()
         }
     }
 
