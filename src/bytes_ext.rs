@@ -79,55 +79,56 @@ pub trait BufVarint: Buf {
     /// ```
     #[inline]
     fn get_varint<T: VarInt>(&mut self) -> Result<T, DecodeError> {
-        // Every path that goes on reading is inline: a 1-byte test of its
-        // own, then `decode` on the chunk (its 2- and 3-byte tests, the
-        // kernel on the chunk's first 16 bytes or, in its last 15, the
-        // word path). Only an error leaves (out of line, cold, and it ends
-        // a parser's loop), so in a loop that reads a message to its end
-        // the compiler keeps the buffer's fields in registers; a call on a
-        // path that continues the loop (the short chunk's, until f909f37)
-        // kept them in memory, a store and a reload per value: 200-byte
-        // messages of mostly 1-byte varints read 2.7x faster without it
-        // (BENCHMARKS.md, "`get_varint` on small messages").
+        // Every path that goes on reading is inline: 1-, 2- and 3-byte
+        // tests of its own (lengths, counts, deltas), then the kernel on the
+        // chunk's first 16 bytes or, in its last 15, the word path
+        // (`decode` without its own 1- to 3-byte tests: one copy of the
+        // kernel, not two). Only an error leaves (out of line, cold, and it
+        // ends a parser's loop), so in a loop that reads a message to its
+        // end the compiler keeps the buffer's fields in registers; a call
+        // on a path that continues the loop (the short chunk's, until
+        // f909f37) kept them in memory, a store and a reload per value:
+        // 200-byte messages of mostly 1-byte varints read 2.7x faster
+        // without it (BENCHMARKS.md, "`get_varint` on small messages").
+        //
+        // Every path yields its value and length to one `advance`. Where a
+        // caller keeps the buffer in memory between reads (a reader out of
+        // line, as in the prost harness's Kafka walk), the next read then
+        // always loads the pointer and length from the same two stores;
+        // with a store pair per path (an `advance` on the 1-byte path and
+        // another after `decode`, as prost has), the walk ran at 32 ns per
+        // record rather than 25-27 in 6 code layouts of 10, with one pair
+        // at the faster speed in 10 of 10 (BENCHMARKS.md, "The Kafka walk:
+        // one store pair"). `decode` never returns more than the chunk's
+        // length; testing that against a fresh `chunk()` lets the compiler
+        // drop `advance`'s own check (in `Bytes`, with an inline panic
+        // message).
         let chunk = self.chunk();
-        let (value, len) = match chunk.first() {
-            // Seven bits fit every `VarInt` type.
-            Some(&byte) if byte < 0x80 => (T::from_u64_unchecked(u64::from(byte)), 1),
-            // `decode` on the chunk's first 16 bytes where it has them: a
-            // fixed-size window, so that its 2- and 3-byte tests need no
-            // length checks (the Kafka walk, default build: 0.99
-            // (0.85-1.01) of prost's time over five layouts, against 1.17
-            // (1.02-1.20) with `decode` on the whole chunk).
-            _ => {
-                let result = match chunk.first_chunk::<16>() {
-                    Some(window) => crate::decode::<T>(window),
-                    None => crate::decode::<T>(chunk),
-                };
-                match result {
-                    Ok(decoded) => decoded,
-                    Err(_) => return get_slow::<T, _>(self).into_value(),
+        let (value, len) = 'read: {
+            if let Some(&byte) = chunk.first() {
+                if byte < 0x80 {
+                    break 'read (u64::from(byte), 1);
                 }
             }
+            if let Some(&[low, high, top]) = chunk.first_chunk::<3>() {
+                if high < 0x80 && (T::MAX_LEN > 2 || high < 2) {
+                    break 'read (u64::from(low & 0x7f) | u64::from(high) << 7, 2);
+                }
+                if top < 0x80 && T::MAX_LEN > 3 {
+                    break 'read (
+                        u64::from(low & 0x7f) | u64::from(high & 0x7f) << 7 | u64::from(top) << 14,
+                        3,
+                    );
+                }
+            }
+            match crate::arch::window::decode_with::<T>(chunk, crate::arch::selected::decode) {
+                Ok((value, len)) => (value.to_u64(), len),
+                Err(_) => return get_slow::<T, _>(self).into_value(),
+            }
         };
-        // One `advance` for every length. Where a caller keeps the buffer
-        // in memory between reads (a reader out of line, as in the prost
-        // harness's Kafka walk), the next read then always loads its
-        // pointer and length from the same two stores. With a store pair
-        // of its own on the 1-byte path (the shape before this one, and
-        // prost's), that walk ran at 32 ns per record rather than 27 in 6
-        // code layouts of 10; with one pair, at 26-27 in 10 of 10
-        // (BENCHMARKS.md, "The Kafka walk: one store pair").
-        //
-        // `decode` never returns more than the chunk's length; testing that
-        // against a fresh `chunk()` lets the compiler drop `advance`'s own
-        // check (in `Bytes`, with an inline panic message). One `decode`
-        // for every longer length measured 0.96-0.98 of prost's time on the
-        // Kafka walk in the native build, where separate 2-/3-byte tests
-        // and two `advance` paths measured 1.15 (BENCHMARKS.md,
-        // "`BufVarint::get_varint`: one `decode`").
         if len <= self.chunk().len() {
             self.advance(len);
-            Ok(value)
+            Ok(T::from_u64_unchecked(value))
         } else {
             get_slow::<T, _>(self).into_value()
         }
