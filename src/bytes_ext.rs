@@ -6,10 +6,12 @@
 //! shows only the bytes up to the next seam. Reading one varint therefore
 //! takes one of two paths:
 //!
-//! * **fast path**: decode from `chunk()` with [`decode`](crate::decode).
-//!   This is every read on a contiguous buffer (`&[u8]`, `Bytes`,
-//!   `BytesMut`) and, in a chained buffer, every varint that ends before
-//!   the seam, whatever the chunk's length;
+//! * **fast path**: decode from `chunk()`, with the result of
+//!   [`decode`](crate::decode) (1- to 3-byte varints by tests of its own,
+//!   longer ones by `decode`'s kernel) and one `advance`. This is every
+//!   read on a contiguous buffer (`&[u8]`, `Bytes`, `BytesMut`) and, in a
+//!   chained buffer, every varint that ends before the seam, whatever the
+//!   chunk's length;
 //! * **seam path**: the varint starts in one chunk and continues in the
 //!   next. Its bytes (at most [`T::MAX_LEN`](crate::VarInt::MAX_LEN)) are
 //!   copied chunk by chunk into a 16-byte window, which then goes through
