@@ -79,7 +79,7 @@ pub trait BufVarint: Buf {
     /// assert_eq!(buf.get_varint::<u64>(), Err(DecodeError::Truncated));
     /// assert_eq!(buf.remaining(), 1); // not consumed
     /// ```
-    #[inline]
+    #[inline(always)]
     fn get_varint<T: VarInt>(&mut self) -> Result<T, DecodeError> {
         // Every path that goes on reading is inline: 1-, 2- and 3-byte
         // tests of its own (lengths, counts, deltas), then the kernel on the
@@ -92,6 +92,10 @@ pub trait BufVarint: Buf {
         // f909f37) kept them in memory, a store and a reload per value:
         // 200-byte messages of mostly 1-byte varints read 2.7x faster
         // without it (BENCHMARKS.md, "`get_varint` on small messages").
+        // `inline(always)`: with `inline`, prost's field parsers called it
+        // out of line, and decoding messages through it took 1.01-1.10 of
+        // prost's time rather than 0.81-0.96 (BENCHMARKS.md, "Session of
+        // 2026-11-27 (14)").
         //
         // Every path yields its value and length to one `advance`. Where a
         // caller keeps the buffer in memory between reads (a reader out of

@@ -12,8 +12,10 @@ name `prost`, so prost's own tests and doc tests build unchanged):
     prost-control   prost's own 1-byte test moved in front of its encode
                     loop (what prost can do without varint-turbo)
     prost-vt        decode_varint / encode_varint / encoded_len_varint call
-                    varint-turbo's decode::<u64> / BufMutVarint::put_varint /
-                    encoded_len_u64
+                    varint-turbo's BufVarint::get_varint::<u64> /
+                    BufMutVarint::put_varint / encoded_len_u64; packed
+                    elements, keys and length prefixes are read with
+                    decode::<u64> (decode_varint_compact)
     prost-vt-bulk   prost-vt plus packed varint fields through
                     varint_turbo::protobuf::*::{decode_packed, put_packed,
                     encoded_len_packed}
@@ -127,7 +129,8 @@ ENCODED_LEN_NEW = """pub const fn encoded_len_varint(value: u64) -> usize {
     ::varint_turbo::encoded_len_u64(value)
 }"""
 
-DECODE_OLD = """pub fn decode_varint(buf: &mut impl Buf) -> Result<u64, DecodeError> {
+DECODE_OLD = """#[inline]
+pub fn decode_varint(buf: &mut impl Buf) -> Result<u64, DecodeError> {
     let bytes = buf.chunk();
     let len = bytes.len();
     if len == 0 {
@@ -148,25 +151,65 @@ DECODE_OLD = """pub fn decode_varint(buf: &mut impl Buf) -> Result<u64, DecodeEr
 }
 """
 
-# varint-turbo's `decode` (its 1- to 3-byte paths first) on the current
-# chunk, and prost's own logic, out of line, when it fails. The result, the
-# error and the bytes consumed are prost's in every case: a varint that ends
-# inside the chunk decodes to the same value on prost's slice and slow
-# paths; where prost would take its slow path (a chunk of at most 10 bytes
-# that ends inside a varint, which may continue in the next chunk) a failed
-# decode takes it too; any other failure (an empty buffer, truncated,
-# overflow) is prost's "invalid varint" and, as in prost's slice path, does
-# not advance the buffer.
+# Two readers, each where it measured best (BENCHMARKS.md, "Session of
+# 2026-11-27 (14)"):
 #
-# A 1-byte test with its own `advance(1)` (as prost has), and the length
-# that `decode` returns checked against a fresh `chunk()` before `advance`,
-# so that the compiler drops `advance`'s own check (in `Bytes`, with an
-# inline panic message) and prost's field parsers stay small enough to
-# inline into its loops. Passing `decode`'s result straight to `advance`
-# measured up to 1.07 of prost on the decode rows (packed `sint32` from
-# `Bytes`; BENCHMARKS.md, "Session of 2026-11-26 (7)").
-DECODE_NEW = """pub fn decode_varint(buf: &mut impl Buf) -> Result<u64, DecodeError> {
-    // [prost-harness vt] varint-turbo's decoder on the contiguous chunk.
+# * `decode_varint`, which prost's field parsers call for every varint field
+#   value: varint-turbo's `BufVarint::get_varint::<u64>` (its own 1- to
+#   3-byte tests, the kernel for longer varints, one `advance` for every
+#   length), inlined into each parser, when the chunk has more than 10
+#   bytes: the varint (at most 10 bytes) then lies in the chunk, so
+#   `get_varint` never reads across a seam and, as prost's slice path, does
+#   not advance the buffer on an error (mapped to prost's "invalid
+#   varint"). A chunk of at most 10 bytes (a buffer's last bytes, a
+#   chained buffer's seam) takes prost's own code, out of line. Telemetry
+#   and tree decode went from 0.93-1.00 of prost's time to 0.80-0.97, and
+#   the Kafka-style walk, whose reader stays out of line, to prost's fast
+#   speed (one store pair for the buffer's pointer and length).
+# * `decode_varint_compact`, which reads the elements of prost's packed loop
+#   (`merge_repeated`), field keys (`decode_key`) and the length prefix of
+#   `merge_loop`: a 1-byte test with its own `advance(1)` (as prost has),
+#   else `decode` on the chunk, and prost's own logic, out of line and
+#   cold, when that fails. It is small, so those loops stay tight: with
+#   `get_varint` inlined there, packed 1-byte loops went from 0.45-0.54 of
+#   prost's time to 0.85-1.37 and small packed messages from `Bytes` from
+#   0.92 to 1.03-1.07. The length that `decode` returns is checked against
+#   a fresh `chunk()` before `advance`, so that the compiler drops
+#   `advance`'s own check (in `Bytes`, with an inline panic message;
+#   BENCHMARKS.md, "Session of 2026-11-26 (7)").
+#
+# The result, the error and the bytes consumed are prost's in every case:
+# a varint that ends inside the chunk decodes to the same value on prost's
+# slice and slow paths; where prost would take its slow path (a chunk of
+# at most 10 bytes that ends inside a varint, which may continue in the
+# next chunk) both readers take it; any other failure (an empty buffer,
+# truncated, overflow) is prost's "invalid varint" and, as in prost's slice
+# path, does not advance the buffer.
+DECODE_NEW = """#[inline(always)]
+pub fn decode_varint(buf: &mut impl Buf) -> Result<u64, DecodeError> {
+    // [prost-harness vt] varint-turbo's `BufVarint::get_varint` where the
+    // chunk has more than 10 bytes, so the varint (at most 10) lies in it
+    // and an error leaves the buffer where it was, as in prost.
+    if buf.chunk().len() > 10 {
+        ::varint_turbo::BufVarint::get_varint::<u64>(buf)
+            .map_err(|_| DecodeErrorKind::InvalidVarint.into())
+    } else {
+        decode_varint_short_chunk(buf)
+    }
+}
+"""
+
+# prost's own `decode_varint`, unchanged, for a chunk of at most 10 bytes.
+DECODE_SHORT_CHUNK = DECODE_OLD.replace(
+    "#[inline]\npub fn decode_varint(",
+    "/// [prost-harness vt] prost's own `decode_varint` for a chunk of at most\n"
+    "/// 10 bytes.\n#[inline(never)]\nfn decode_varint_short_chunk(",
+)
+
+DECODE_COMPACT = """/// [prost-harness vt] the reader of packed elements, keys and length
+/// prefixes: varint-turbo's `decode` on the chunk, kept small.
+#[inline]
+pub fn decode_varint_compact(buf: &mut impl Buf) -> Result<u64, DecodeError> {
     let bytes = buf.chunk();
     if let Some(&byte) = bytes.first() {
         if byte < 0x80 {
@@ -199,21 +242,52 @@ fn decode_varint_failed(buf: &mut impl Buf) -> Result<u64, DecodeError> {
 }
 """
 
-# decode_varint_slice is then used only by prost's unit test.
-SLICE_OLD = """#[inline]
-fn decode_varint_slice(bytes: &[u8]) -> Result<(u64, usize), DecodeError> {"""
-SLICE_NEW = """#[inline]
-#[allow(dead_code)]
-fn decode_varint_slice(bytes: &[u8]) -> Result<(u64, usize), DecodeError> {"""
-
 # --- src/encoding.rs ---------------------------------------------------------
 
 MERGE_REPEATED_OLD = """            merge_repeated_numeric!($ty, WireType::Varint, merge, merge_repeated);
 """
+MERGE_REPEATED_VT = """            // [prost-harness vt] the packed loop reads its elements with
+            // decode_varint_compact (small, so the loop stays tight).
+            fn merge_packed_element(value: &mut $ty, buf: &mut impl Buf) -> Result<(), DecodeError> {
+                let $from_uint64_value = decode_varint_compact(buf)?;
+                *value = $from_uint64;
+                Ok(())
+            }
+
+            pub fn merge_repeated(
+                wire_type: WireType,
+                values: &mut Vec<$ty>,
+                buf: &mut impl Buf,
+                ctx: DecodeContext,
+            ) -> Result<(), DecodeError> {
+                if wire_type == WireType::LengthDelimited {
+                    merge_loop(values, buf, ctx, |values, buf, _ctx| {
+                        let mut value = Default::default();
+                        merge_packed_element(&mut value, buf)?;
+                        values.push(value);
+                        Ok(())
+                    })
+                } else {
+                    check_wire_type(WireType::Varint, wire_type)?;
+                    let mut value = Default::default();
+                    merge(wire_type, &mut value, buf, ctx)?;
+                    values.push(value);
+                    Ok(())
+                }
+            }
+"""
+
 MERGE_REPEATED_NEW = """            // [prost-harness vt-bulk] packed payloads through varint-turbo's
             // bulk decoder when the whole field is in the current chunk; prost's
             // loop otherwise, and again from the start if the bulk decoder
-            // fails, so the errors and the buffer position are prost's.
+            // fails, so the errors and the buffer position are prost's. That
+            // loop reads its elements with decode_varint_compact.
+            fn merge_packed_element(value: &mut $ty, buf: &mut impl Buf) -> Result<(), DecodeError> {
+                let $from_uint64_value = decode_varint_compact(buf)?;
+                *value = $from_uint64;
+                Ok(())
+            }
+
             pub fn merge_repeated(
                 wire_type: WireType,
                 values: &mut Vec<$ty>,
@@ -236,9 +310,9 @@ MERGE_REPEATED_NEW = """            // [prost-harness vt-bulk] packed payloads t
                             values.truncate(start);
                         }
                     }
-                    merge_loop(values, buf, ctx, |values, buf, ctx| {
+                    merge_loop(values, buf, ctx, |values, buf, _ctx| {
                         let mut value = Default::default();
-                        merge(WireType::Varint, &mut value, buf, ctx)?;
+                        merge_packed_element(&mut value, buf)?;
                         values.push(value);
                         Ok(())
                     })
@@ -292,9 +366,20 @@ def source_edits(variant):
             ("src/encoding/varint.rs", "vt: encoded_len_varint", ENCODED_LEN_OLD, ENCODED_LEN_NEW),
             # Its only user was prost's `encoded_len_varint`.
             ("src/encoding/varint.rs", "vt: NonZeroU64 import", "use core::num::NonZeroU64;\n", ""),
-            ("src/encoding/varint.rs", "vt: decode_varint", DECODE_OLD, DECODE_NEW),
-            ("src/encoding/varint.rs", "vt: decode_varint_slice only in tests", SLICE_OLD, SLICE_NEW),
+            ("src/encoding/varint.rs", "vt: decode_varint", DECODE_OLD,
+             DECODE_NEW + "\n" + DECODE_SHORT_CHUNK + "\n" + DECODE_COMPACT),
+            ("src/encoding.rs", "vt: decode_key through decode_varint_compact",
+             "    let key = decode_varint(buf)?;\n    if key > u64::from(u32::MAX) {",
+             "    let key = decode_varint_compact(buf)?;\n    if key > u64::from(u32::MAX) {"),
+            ("src/encoding.rs", "vt: merge_loop's length through decode_varint_compact",
+             "    let len = decode_varint(buf)?;\n    let remaining = buf.remaining();",
+             "    let len = decode_varint_compact(buf)?;\n    let remaining = buf.remaining();"),
+            ("src/encoding.rs", "vt: decode_varint_compact export",
+             "pub use varint::{decode_varint, encode_varint, encoded_len_varint};",
+             "pub use varint::{decode_varint, decode_varint_compact, encode_varint, encoded_len_varint};"),
         ]
+    if variant == "vt":
+        edits.append(("src/encoding.rs", "vt: packed merge_repeated", MERGE_REPEATED_OLD, MERGE_REPEATED_VT))
     if variant == "vt-bulk":
         edits += [
             ("src/encoding.rs", "vt-bulk: packed merge_repeated", MERGE_REPEATED_OLD, MERGE_REPEATED_NEW),

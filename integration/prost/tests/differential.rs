@@ -45,31 +45,37 @@ fn decode_upstream(buf: &mut impl Buf) -> Outcome {
     (result, buf.remaining())
 }
 
-/// Every patched copy's `decode_varint` on the same input as upstream's:
+/// Every patched copy's `decode_varint` (and the vt copies' second reader,
+/// `decode_varint_compact`) on the same input as upstream's `decode_varint`:
 /// contiguous and in chunks of 1..=11 bytes.
 fn check_decode(input: &[u8]) {
     let mut reference = input;
     let expected = decode_upstream(&mut reference);
     macro_rules! check {
-        ($krate:ident) => {{
+        ($krate:ident) => {
+            check!($krate, decode_varint)
+        };
+        ($krate:ident, $decode:ident) => {{
             let mut buf = input;
-            let result = $krate::encoding::decode_varint(&mut buf).map_err(|e| e.to_string());
+            let result = $krate::encoding::$decode(&mut buf).map_err(|e| e.to_string());
             assert_eq!(
                 (result, buf.remaining()),
                 expected,
-                "{} on {input:02x?}",
-                stringify!($krate)
+                "{}::{} on {input:02x?}",
+                stringify!($krate),
+                stringify!($decode)
             );
             for size in 1..=11 {
                 let mut reference = Chunked::new(input, size);
                 let expected = decode_upstream(&mut reference);
                 let mut buf = Chunked::new(input, size);
-                let result = $krate::encoding::decode_varint(&mut buf).map_err(|e| e.to_string());
+                let result = $krate::encoding::$decode(&mut buf).map_err(|e| e.to_string());
                 assert_eq!(
                     (result, buf.remaining()),
                     expected,
-                    "{} on {input:02x?} in chunks of {size}",
-                    stringify!($krate)
+                    "{}::{} on {input:02x?} in chunks of {size}",
+                    stringify!($krate),
+                    stringify!($decode)
                 );
             }
         }};
@@ -77,6 +83,8 @@ fn check_decode(input: &[u8]) {
     check!(prost_control);
     check!(prost_vt);
     check!(prost_vt_bulk);
+    check!(prost_vt, decode_varint_compact);
+    check!(prost_vt_bulk, decode_varint_compact);
 }
 
 #[test]
