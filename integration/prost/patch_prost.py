@@ -163,7 +163,7 @@ pub fn decode_varint(buf: &mut impl Buf) -> Result<u64, DecodeError> {
 #   not advance the buffer on an error (mapped to prost's "invalid
 #   varint"). A chunk of at most 10 bytes (a buffer's last bytes, a
 #   chained buffer's seam) takes prost's own code, out of line. Telemetry
-#   and tree decode went from 0.93-1.00 of prost's time to 0.80-0.97, and
+#   and tree decode went from 0.89-1.01 of prost's time to 0.78-0.97, and
 #   the Kafka-style walk, whose reader stays out of line, to prost's fast
 #   speed (one store pair for the buffer's pointer and length).
 # * `decode_varint_compact`, which reads the elements of prost's packed loop
