@@ -172,7 +172,7 @@ pub fn decode_varint(buf: &mut impl Buf) -> Result<u64, DecodeError> {
 #   else `decode` on the chunk, and prost's own logic, out of line and
 #   cold, when that fails. It is small, so those loops stay tight: with
 #   `get_varint` inlined there, packed 1-byte loops went from 0.45-0.54 of
-#   prost's time to 0.85-1.37 and small packed messages from `Bytes` from
+#   prost's time to 0.75-1.37 and small packed messages from `Bytes` from
 #   0.92 to 1.03-1.07. The length that `decode` returns is checked against
 #   a fresh `chunk()` before `advance`, so that the compiler drops
 #   `advance`'s own check (in `Bytes`, with an inline panic message;
