@@ -246,9 +246,10 @@ fn decode_varint_failed(buf: &mut impl Buf) -> Result<u64, DecodeError> {
 
 MERGE_REPEATED_OLD = """            merge_repeated_numeric!($ty, WireType::Varint, merge, merge_repeated);
 """
-MERGE_REPEATED_VT = """            // [prost-harness vt] the packed loop reads its elements with
-            // decode_varint_compact (small, so the loop stays tight).
-            fn merge_packed_element(value: &mut $ty, buf: &mut impl Buf) -> Result<(), DecodeError> {
+# prost's `merge_repeated` for a packed varint type with its elements read
+# by decode_varint_compact (small, so the loop stays tight); vt-bulk puts
+# its bulk decoder where BULK_DECODE stands.
+MERGE_REPEATED_COMPACT = """            fn merge_packed_element(value: &mut $ty, buf: &mut impl Buf) -> Result<(), DecodeError> {
                 let $from_uint64_value = decode_varint_compact(buf)?;
                 *value = $from_uint64;
                 Ok(())
@@ -261,7 +262,7 @@ MERGE_REPEATED_VT = """            // [prost-harness vt] the packed loop reads i
                 ctx: DecodeContext,
             ) -> Result<(), DecodeError> {
                 if wire_type == WireType::LengthDelimited {
-                    merge_loop(values, buf, ctx, |values, buf, _ctx| {
+BULK_DECODE                    merge_loop(values, buf, ctx, |values, buf, _ctx| {
                         let mut value = Default::default();
                         merge_packed_element(&mut value, buf)?;
                         values.push(value);
@@ -277,25 +278,16 @@ MERGE_REPEATED_VT = """            // [prost-harness vt] the packed loop reads i
             }
 """
 
+MERGE_REPEATED_VT = """            // [prost-harness vt] the packed loop reads its elements with
+            // decode_varint_compact (small, so the loop stays tight).
+""" + MERGE_REPEATED_COMPACT.replace("BULK_DECODE", "")
+
 MERGE_REPEATED_NEW = """            // [prost-harness vt-bulk] packed payloads through varint-turbo's
             // bulk decoder when the whole field is in the current chunk; prost's
             // loop otherwise, and again from the start if the bulk decoder
             // fails, so the errors and the buffer position are prost's. That
             // loop reads its elements with decode_varint_compact.
-            fn merge_packed_element(value: &mut $ty, buf: &mut impl Buf) -> Result<(), DecodeError> {
-                let $from_uint64_value = decode_varint_compact(buf)?;
-                *value = $from_uint64;
-                Ok(())
-            }
-
-            pub fn merge_repeated(
-                wire_type: WireType,
-                values: &mut Vec<$ty>,
-                buf: &mut impl Buf,
-                ctx: DecodeContext,
-            ) -> Result<(), DecodeError> {
-                if wire_type == WireType::LengthDelimited {
-                    let chunk = buf.chunk();
+""" + MERGE_REPEATED_COMPACT.replace("BULK_DECODE", """                    let chunk = buf.chunk();
                     if let Ok((len, prefix)) = ::varint_turbo::decode::<u64>(chunk) {
                         let payload = usize::try_from(len)
                             .ok()
@@ -310,21 +302,7 @@ MERGE_REPEATED_NEW = """            // [prost-harness vt-bulk] packed payloads t
                             values.truncate(start);
                         }
                     }
-                    merge_loop(values, buf, ctx, |values, buf, _ctx| {
-                        let mut value = Default::default();
-                        merge_packed_element(&mut value, buf)?;
-                        values.push(value);
-                        Ok(())
-                    })
-                } else {
-                    check_wire_type(WireType::Varint, wire_type)?;
-                    let mut value = Default::default();
-                    merge(wire_type, &mut value, buf, ctx)?;
-                    values.push(value);
-                    Ok(())
-                }
-            }
-"""
+""")
 
 ENCODE_PACKED_OLD = """                encode_key(tag, WireType::LengthDelimited, buf);
                 let len: usize = values.iter().map(|$to_uint64_value| {
