@@ -67,6 +67,93 @@ fn decode_longer<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
     decode_with(input, selected::decode)
 }
 
+/// Decodes one varint of at most 10 bytes from the start of `input` and
+/// keeps its low `T::BITS` bits, as protobuf C++ (`ReadVarint64`,
+/// `ReadVarint32`), Java Avro, apache-avro and quick-protobuf read them.
+///
+/// Returns the value and the number of bytes the varint took (1..=10);
+/// bytes after it are ignored. The varint may be longer than
+/// [`T::MAX_LEN`](VarInt::MAX_LEN) and carry more bits than `T` has: the
+/// bits above `T::BITS` are dropped (a 10-byte `int32` of -1 reads as
+/// `u32::MAX`), and so are the bits of a 10th byte above bit 63 (a 10th
+/// byte of `0x02..=0x7f`, which [`decode`] rejects). Fails with
+/// [`DecodeError::Truncated`] if `input` ends while a continuation bit is
+/// set (or is empty), and with [`DecodeError::Overflow`] only if the 10th
+/// byte has its continuation bit set. Never reads past the end of `input`.
+///
+/// ```
+/// use varint_turbo::{decode_wrapping, DecodeError};
+/// // A negative protobuf int32: ten bytes, the low 32 bits kept.
+/// let minus_one = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01];
+/// assert_eq!(decode_wrapping::<u32>(&minus_one), Ok((u32::MAX, 10)));
+/// // A 10th byte of 0x02..=0x7f: its bits above bit 63 are dropped.
+/// let lax = [0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x7f];
+/// assert_eq!(decode_wrapping::<u64>(&lax), Ok((1 << 63, 10)));
+/// assert_eq!(decode_wrapping::<u8>(&[0xac, 0x02]), Ok((44, 2)));
+/// assert_eq!(decode_wrapping::<u64>(&[0xac]), Err(DecodeError::Truncated));
+/// assert_eq!(decode_wrapping::<u64>(&[0xff; 10]), Err(DecodeError::Overflow));
+/// ```
+///
+/// The same code as [`decode`] on every varint that [`decode::<u64>`]
+/// accepts (its 1-, 2- and 3-byte branches, then the kernel), with the
+/// narrowing to `T` an `as` cast; only a 10th byte of `0x02..=0x7f` takes
+/// a cold byte loop.
+#[inline(always)]
+pub fn decode_wrapping<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
+    if let Some(&byte) = input.first() {
+        if byte < 0x80 {
+            return Ok((T::from_u64_unchecked(u64::from(byte)), 1));
+        }
+    }
+    decode_wrapping_longer(input)
+}
+
+/// [`decode_wrapping`] past its 1-byte test, kept apart as `decode_longer` is.
+#[inline]
+fn decode_wrapping_longer<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
+    match decode_longer::<u64>(input) {
+        // `from_u64_unchecked` is an `as` cast: it keeps the low bits.
+        Ok((value, len)) => Ok((T::from_u64_unchecked(value), len)),
+        // For `u64` the kernel overflows only on a 10th byte above 0x01.
+        Err(DecodeError::Overflow) => decode_wrapping_tenth_byte(input),
+        Err(error) => Err(error),
+    }
+}
+
+/// A varint whose 10th byte is above `0x01`: kept when that byte ends it
+/// (its bit 0 is bit 63 of the value, the rest is dropped), else
+/// [`DecodeError::Overflow`]. Cold: no encoder writes such a varint.
+#[cold]
+#[inline(never)]
+fn decode_wrapping_tenth_byte<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
+    match input.first_chunk::<10>() {
+        Some(bytes) if bytes[9] < 0x80 => {
+            let value = bytes.iter().enumerate().fold(0u64, |value, (i, &byte)| {
+                value | u64::from(byte & 0x7f) << (7 * i)
+            });
+            Ok((T::from_u64_unchecked(value), 10))
+        }
+        _ => Err(DecodeError::Overflow),
+    }
+}
+
+/// Decodes a zigzag varint with the rules of [`decode_wrapping`]: the low
+/// `T::BITS` bits of a varint of at most 10 bytes, then zigzag (protobuf
+/// C++'s `ReadVarint32` + `ZigZagDecode32` for `sint32`; apache-avro's
+/// `long`).
+///
+/// ```
+/// use varint_turbo::decode_zigzag_wrapping;
+/// assert_eq!(decode_zigzag_wrapping::<i32>(&[0x03]), Ok((-2, 1)));
+/// // 2^32 + 3 as a varint: the low 32 bits are 3, zigzag -2.
+/// assert_eq!(decode_zigzag_wrapping::<i32>(&[0x83, 0x80, 0x80, 0x80, 0x10]), Ok((-2, 5)));
+/// ```
+#[inline]
+pub fn decode_zigzag_wrapping<T: ZigZag>(input: &[u8]) -> Result<(T, usize), DecodeError> {
+    let (value, len) = decode_wrapping::<T::Unsigned>(input)?;
+    Ok((T::zigzag_decode(value), len))
+}
+
 /// Decodes a zigzag varint (protobuf `sint32`/`sint64`, Avro `int`/`long`)
 /// into the signed type `T`; same rules as [`decode`] on `T::Unsigned`.
 ///

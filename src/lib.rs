@@ -34,7 +34,11 @@
 //!   anything larger overflows.
 //!
 //! Non-minimal encodings that fit (`80 00`, the 10-byte zero for `u64`) are
-//! accepted, as protobuf does. The [`protobuf`] module reads narrower
+//! accepted, as protobuf does. [`decode_wrapping`] and
+//! [`decode_zigzag_wrapping`] read with the rule of protobuf C++, Java Avro,
+//! apache-avro and quick-protobuf instead: any varint of at most 10 bytes,
+//! cut to `T`'s width (a 10th byte of `0x02..=0x7f` included);
+//! [`DecodeError::Overflow`] only when the 10th byte continues. The [`protobuf`] module reads narrower
 //! protobuf types by truncating a 64-bit varint instead, as protobuf
 //! parsers do; the [`avro`] module keeps Avro's 5-byte `int` limit.
 //!
@@ -164,7 +168,9 @@ pub use bulk::{decode_all, decode_all_zigzag, encode_slice, encode_slice_zigzag}
 #[cfg(feature = "bytes")]
 pub use bytes_ext::{BufMutVarint, BufVarint};
 pub use cpu::pdep_is_fast;
-pub use decode::{decode, decode_len, decode_unchecked, decode_zigzag};
+pub use decode::{
+    decode, decode_len, decode_unchecked, decode_wrapping, decode_zigzag, decode_zigzag_wrapping,
+};
 pub use encode::{
     encode, encode_to_slice, encode_unchecked, encode_zigzag, encode_zigzag_to_slice, encoded_len,
     encoded_len_u32, encoded_len_u64,

@@ -160,6 +160,33 @@ pub fn reference_decode<T: TestInt>(input: &[u8]) -> Result<(T, usize), DecodeEr
     Err(DecodeError::Overflow)
 }
 
+/// The wrapping rule of protobuf C++, Java Avro, apache-avro and
+/// quick-protobuf, one byte at a time: bytes `0..10` are read in order
+/// (running out of input first is `Truncated`); the first byte without the
+/// continuation bit ends the varint, whose value (kept in a `u128`) is cut
+/// to its low `T::BITS` bits; if all 10 bytes continue, `Overflow`.
+pub fn reference_decode_wrapping<T: TestInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
+    let mut value: u128 = 0;
+    for i in 0..10 {
+        let Some(&byte) = input.get(i) else {
+            return Err(DecodeError::Truncated);
+        };
+        value |= u128::from(byte & 0x7f) << (7 * i);
+        if byte & 0x80 == 0 {
+            return Ok((T::from_u64_wrapping(value as u64), i + 1));
+        }
+    }
+    Err(DecodeError::Overflow)
+}
+
+/// [`reference_decode_wrapping`] followed by [`reference_zigzag_decode`].
+pub fn reference_decode_zigzag_wrapping<S: TestSigned>(
+    input: &[u8],
+) -> Result<(S, usize), DecodeError> {
+    reference_decode_wrapping::<S::Unsigned>(input)
+        .map(|(u, len)| (reference_zigzag_decode::<S>(u), len))
+}
+
 /// The canonical (shortest) varint of `value`, one byte at a time.
 pub fn reference_encode(value: u64) -> Vec<u8> {
     let mut out = Vec::with_capacity(10);
@@ -499,6 +526,21 @@ pub fn padded(input: &[u8], fill: u8) -> [u8; 16] {
 pub fn check_decode<T: TestInt>(backends: &[Backend], input: &[u8]) {
     let expected = reference_decode::<T>(input);
     check_decode_expecting::<T>(backends, input, expected);
+    check_decode_wrapping::<T>(input);
+}
+
+/// The API's `decode_wrapping::<T>` equals [`reference_decode_wrapping`]
+/// (it exists only in the top-level API, on the compile-time backend).
+pub fn check_decode_wrapping<T: TestInt>(input: &[u8]) {
+    let expected = reference_decode_wrapping::<T>(input);
+    let got = varint_turbo::decode_wrapping::<T>(input);
+    if got != expected {
+        panic!(
+            "api: decode_wrapping::<{}>({}) = {got:?}, expected {expected:?}",
+            T::NAME,
+            hex(input)
+        );
+    }
 }
 
 /// `decode::<T>` of every backend, and the API's `decode_len::<T>`, equal
@@ -538,6 +580,15 @@ pub fn check_decode_expecting<T: TestInt>(
 
 /// `decode_zigzag::<S>` of every backend equals the reference.
 pub fn check_decode_zigzag<S: TestSigned>(backends: &[Backend], input: &[u8]) {
+    let expected_wrapping = reference_decode_zigzag_wrapping::<S>(input);
+    let got = varint_turbo::decode_zigzag_wrapping::<S>(input);
+    if got != expected_wrapping {
+        panic!(
+            "api: decode_zigzag_wrapping::<{}>({}) = {got:?}, expected {expected_wrapping:?}",
+            S::NAME,
+            hex(input)
+        );
+    }
     let expected = reference_decode_zigzag::<S>(input);
     for &backend in backends {
         let got = backend.decode_zigzag::<S>(input);
