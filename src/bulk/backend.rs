@@ -316,7 +316,9 @@ impl Backend {
         }
     }
 
-    /// [`encode_slice_into`](crate::encode_slice_into) on this backend.
+    /// [`encode_slice_into`](crate::encode_slice_into) on this backend
+    /// (same results; bytes of `out` after the bytes written may be
+    /// overwritten).
     ///
     /// # Panics
     /// If the CPU does not support the backend ([`is_supported`](Self::is_supported)).

@@ -524,6 +524,7 @@ pub fn encode_slice_zigzag<T: ZigZag>(values: &[T], out: &mut Vec<u8>) -> usize 
 
 /// [`encode_slice_into`] for zigzag varints: encodes as many of `values`
 /// as fit, whole, into `out`; returns (values encoded, bytes written).
+/// Bytes of `out` after the bytes written may be overwritten, as there.
 ///
 /// ```
 /// let mut out = [0u8; 4];
@@ -543,6 +544,10 @@ pub fn encode_slice_zigzag_into<T: ZigZag>(values: &[T], out: &mut [u8]) -> (usi
 
 /// Encodes as many of `values` as fit, whole, into `out`, without
 /// allocating; returns (values encoded, bytes written).
+///
+/// Writes nothing outside `out`; bytes of `out` after the bytes written
+/// may be overwritten with unspecified values (the encoders store whole
+/// words and vectors).
 ///
 /// ```
 /// let mut out = [0u8; 4];
