@@ -1136,10 +1136,11 @@ fn bulk_encoders_write_whole_varints_and_only_inside_out() {
                 }
                 bytes += encoding.len();
             }
-            let mut encoders: Vec<(String, Box<dyn Fn(&mut [u8]) -> (usize, usize)>)> = backends
+            type Encoder<'a> = Box<dyn Fn(&mut [u8]) -> (usize, usize) + 'a>;
+            let mut encoders: Vec<(String, Encoder)> = backends
                 .iter()
                 .map(|&backend| {
-                    let encode: Box<dyn Fn(&mut [u8]) -> (usize, usize)> =
+                    let encode: Encoder =
                         Box::new(move |out| backend.encode_slice_into(values, out));
                     (backend.to_string(), encode)
                 })
