@@ -304,6 +304,23 @@ fn decode_slice_routes_follow_the_rules_on_every_backend() {
     );
 }
 
+/// `run` (calls of the API on `input` into `T`) gives the same on
+/// `backend` as on the scalar one.
+fn agrees_with_scalar<T, R: PartialEq + core::fmt::Debug>(
+    backend: Backend,
+    input: &[u8],
+    run: impl Fn() -> R,
+) {
+    let got = with_backend(backend, &run);
+    let want = with_backend(Backend::Scalar, &run);
+    assert_eq!(
+        got,
+        want,
+        "{backend}: {} of {input:02x?}",
+        core::any::type_name::<T>()
+    );
+}
+
 /// `decode_all`, the zigzag decoders, `count_varints`, `encoded_len_sum`,
 /// `encode_slice(_into)` and `encode_slice_zigzag` on every forced backend
 /// give what they give on the scalar one.
@@ -326,14 +343,7 @@ fn the_bulk_api_agrees_on_every_backend() {
                 room,
             )
         };
-        let got = with_backend(backend, run);
-        let want = with_backend(Backend::Scalar, run);
-        assert_eq!(
-            got,
-            want,
-            "{backend}: {} of {input:02x?}",
-            core::any::type_name::<T>()
-        );
+        agrees_with_scalar::<T, _>(backend, input, run);
     }
     fn signed<S: ZigZag + Default + core::fmt::Debug>(backend: Backend, input: &[u8]) {
         let run = || {
@@ -349,14 +359,7 @@ fn the_bulk_api_agrees_on_every_backend() {
             crate::encode_slice_zigzag(&out, &mut encoded);
             (all, slice, out, encoded)
         };
-        let got = with_backend(backend, run);
-        let want = with_backend(Backend::Scalar, run);
-        assert_eq!(
-            got,
-            want,
-            "{backend}: {} of {input:02x?}",
-            core::any::type_name::<S>()
-        );
+        agrees_with_scalar::<S, _>(backend, input, run);
     }
     let inputs = inputs();
     for backend in supported() {
