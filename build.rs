@@ -87,7 +87,7 @@ fn rustc_minor_version() -> Option<u32> {
     parse_rustc_minor(std::str::from_utf8(&output.stdout).ok()?)
 }
 
-fn parse_rustc_minor(version: &str) -> Option<u32> {
+pub(crate) fn parse_rustc_minor(version: &str) -> Option<u32> {
     // "rustc 1.85.0 (...)", "rustc 1.89.0-beta.3 (...)", "rustc 1.90.0-nightly (...)".
     let release = version.strip_prefix("rustc ")?.split_whitespace().next()?;
     let (numbers, pre) = match release.split_once('-') {

@@ -36,6 +36,12 @@
 //! `VARINT_BENCH_WORKLOADS=none` leaves out the groups above, and
 //! `VARINT_BENCH_PAIRED=short` prints their table of alternating rounds.
 //!
+//! **Backends against scalar.** `VARINT_BENCH_PAIRED=backends` prints, per
+//! type (`u8`, `u16`, `u32`, `u64`: the workload's values truncated to it),
+//! each SIMD backend's `encoded_len_sum` and `encode_slice_into` against the
+//! scalar backend's in alternating rounds (`paired::backends`; issue 43: no
+//! SIMD one may be slower).
+//!
 //! Throughput is reported in elements (varints) per second; the log gives
 //! each workload's bytes per varint for GB/s, and with `CRITERION_HOME` set
 //! it goes to `$CRITERION_HOME/varint-workloads/bulk-<workload>.json` for
@@ -125,6 +131,12 @@ impl OutInt for u32 {
     const NAME: &'static str = "u32";
     fn truncate(value: u64) -> Self {
         value as u32
+    }
+}
+impl OutInt for u16 {
+    const NAME: &'static str = "u16";
+    fn truncate(value: u64) -> Self {
+        value as u16
     }
 }
 impl OutInt for u8 {
@@ -608,8 +620,10 @@ mod paired {
     type Decoder = Box<DecodeFn>;
 
     pub fn run() {
-        if std::env::var("VARINT_BENCH_PAIRED").as_deref() == Ok("short") {
-            return short::paired();
+        match std::env::var("VARINT_BENCH_PAIRED").as_deref() {
+            Ok("short") => return short::paired(),
+            Ok("backends") => return backends::run(),
+            _ => {}
         }
         let rounds = paired_rounds(30, "mix,u64");
         let clock = Clock::from_env();
@@ -665,6 +679,80 @@ mod paired {
                     clock.time(|| len = runs[contender](black_box(want), black_box(&mut encoded)));
                 if encoded[..len] != *bytes {
                     mismatch("bulk_encode", &encoded[..len], bytes);
+                }
+                elapsed
+            });
+        }
+    }
+}
+
+/// `VARINT_BENCH_PAIRED=backends`: every SIMD backend's `encoded_len_sum`
+/// and `encode_slice_into` against the scalar backend's (the "peer"
+/// column; speedup = scalar's median time / the backend's), per type, on
+/// the workload's values truncated to the type (`VARINT_BENCH_WORKLOADS`,
+/// default `mix`; `VARINT_BENCH_ROUNDS`, default 30). Each result is
+/// checked against the reference encoder's.
+#[cfg(target_arch = "x86_64")]
+mod backends {
+    use super::*;
+    use common::{paired_rounds, print_paired, print_paired_header};
+
+    pub fn run() {
+        let rounds = paired_rounds(30, "mix");
+        let clock = Clock::from_env();
+        println!(
+            "backends against scalar, paired rounds: {rounds}; bulk backend (auto) {}; clock: {}",
+            varint_turbo::detected_backend(),
+            clock.describe()
+        );
+        print_paired_header();
+        for spec in selected_workloads() {
+            let w = Workload::new(spec);
+            of_type::<u8>(&w, rounds, clock);
+            of_type::<u16>(&w, rounds, clock);
+            of_type::<u32>(&w, rounds, clock);
+            of_type::<u64>(&w, rounds, clock);
+        }
+    }
+
+    fn of_type<T: OutInt>(w: &Workload, rounds: usize, clock: Clock) {
+        let values: Vec<T> = w.values.iter().map(|&v| T::truncate(v)).collect();
+        let mut want = Vec::with_capacity(10 * values.len());
+        for &value in &values {
+            reference_encode(value.into(), &mut want);
+        }
+        let mut out = vec![0u8; want.len()];
+        for backend in Backend::ALL
+            .into_iter()
+            .filter(|&b| b.is_supported() && b != Backend::Scalar)
+        {
+            let pair = [backend, Backend::Scalar];
+            let label = format!(
+                "encoded_len_sum::<{}>({backend}) vs scalar/{}",
+                T::NAME,
+                w.name
+            );
+            print_paired(&label, rounds, values.len(), |_, contender| {
+                let mut len = 0;
+                let elapsed =
+                    clock.time(|| len = pair[contender].encoded_len_sum(black_box(&values)));
+                assert_eq!(len, want.len(), "{label}: {}", pair[contender]);
+                elapsed
+            });
+            let label = format!(
+                "encode_slice_into::<{}>({backend}) vs scalar/{}",
+                T::NAME,
+                w.name
+            );
+            print_paired(&label, rounds, values.len(), |_, contender| {
+                out.fill(0);
+                let mut done = (0, 0);
+                let elapsed = clock.time(|| {
+                    done =
+                        pair[contender].encode_slice_into(black_box(&values), black_box(&mut out))
+                });
+                if done != (values.len(), want.len()) || out != want {
+                    mismatch(&label, &out[..done.1], &want);
                 }
                 elapsed
             });

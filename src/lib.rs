@@ -56,9 +56,16 @@
 //! | build | backend |
 //! |---|---|
 //! | default (x86-64 baseline, any other target) | scalar: 8-byte loads, bit tricks, branch-free up to 8 bytes |
-//! | `-C target-cpu=native` (or feature `native-optimizations`) on Intel since Haswell, AMD since Zen 3 | BMI2 `PEXT`/`PDEP` |
-//! | `-C target-cpu=native` (or `native-optimizations`) on AMD Zen 1/2, `-C target-cpu=znver1`/`znver2` | scalar (`PDEP`/`PEXT` are microcoded there) |
+//! | `-C target-cpu=native` on Intel since Haswell, AMD since Zen 3 | BMI2 `PEXT`/`PDEP` |
+//! | `-C target-cpu=native` on AMD Zen 1/2, `-C target-cpu=znver1`/`znver2` | scalar (`PDEP`/`PEXT` are microcoded there) |
 //! | BMI2 for an unknown CPU (`-C target-cpu=x86-64-v3`, `+bmi2`, a named CPU) | BMI2 where [`pdep_is_fast`], else scalar: a cached flag and a predicted branch per call |
+//! | the row above with feature `native-optimizations` | as for `native`: the build machine's CPUID decides at compile time |
+//!
+//! Feature `native-optimizations` enables no instruction set: it only lets
+//! the build script judge `PDEP`/`PEXT` by the build machine's CPUID (which
+//! `-C target-cpu=native` does anyway). Without a flag that enables `bmi2`
+//! the build is the default row, scalar ([`single_value_backend`] says
+//! which kernel a build has).
 //!
 //! The bulk API ([`decode_slice`], [`decode_all`], [`encode_slice`],
 //! [`count_varints`], ...) moves through the input a fixed SIMD window at a
@@ -90,7 +97,7 @@
 //! | `std` | yes | run-time CPU detection, the `io` module; implies `alloc` (the error types implement `core::error::Error` with or without it) |
 //! | `alloc` | via `std` | the functions that return or fill a `Vec` |
 //! | `bytes` | no | the `bytes_ext` module |
-//! | `native-optimizations` | no | lets the build script read the build machine's CPUID (use with `-C target-cpu=native`) |
+//! | `native-optimizations` | no | lets the build script judge `PDEP`/`PEXT` by the build machine's CPUID; selects the BMI2 kernels only in a build that enables `bmi2` (`-C target-cpu=native`, which reads the CPUID anyway, or `x86-64-v3`, `+bmi2`) |
 //!
 //! ## Minimum supported Rust version
 //!
@@ -115,9 +122,26 @@
 //! writes when the *output* is too small, and the [`Backend`] methods
 //! (`decode_slice`, `encode_slice_into`, ...) when called on a backend the
 //! CPU does not support (check [`Backend::is_supported`], or use the
-//! functions that dispatch themselves). `unsafe` code lives in the SIMD kernels under [`arch`], the bulk
-//! dispatch and [`decode_unchecked`], each block with a `SAFETY` comment;
-//! the scalar reference and the `protobuf`, `avro`, `bytes_ext` and `io`
+//! functions that dispatch themselves).
+//!
+//! Every `unsafe` block has a `SAFETY` comment saying why it holds. They
+//! are in
+//! * the SIMD and BMI2 kernels under [`arch`], and the bulk dispatch to
+//!   them ([`Backend`], the bulk functions) and the single-value one
+//!   (`arch::selected`); the CPU detection (`CPUID`);
+//! * the scalar bulk decoder (`arch::scalar::decode_slice`): SSE2
+//!   `pmovmskb` on x86-64 (the baseline), 16-byte windows read in place
+//!   and length-indexed table reads after its bounds checks, writes into
+//!   the output's slots;
+//! * [`decode_unchecked`], [`encode_unchecked`] and the word stores of the
+//!   single-value encoders;
+//! * [`protobuf`]: the packed decoders' writes into a `Vec`'s spare
+//!   capacity (and narrow slots viewed as their same-sized wire type), the
+//!   packed writers' writes into `BufMut::chunk_mut`;
+//! * `bytes_ext`: varint writes into `BufMut::chunk_mut`.
+//!
+//! The scalar single-value reference (`arch::scalar`'s `decode`, `encode`,
+//! the bulk encoder, the sizes, the tail decoder) and the `avro` and `io`
 //! modules have none.
 //!
 //! ## Testing

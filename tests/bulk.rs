@@ -868,6 +868,46 @@ fn decode_all_allocates_in_proportion_to_input() {
     assert_eq!(varint_turbo::count_varints(&[0x80, 0x01, 0x00, 0xff]), 2);
 }
 
+/// Every bulk decode of `input` (which ends right before a guard page):
+/// every backend and `decode_slice`/`decode_all` into every unsigned type,
+/// the zigzag decoders into every signed type, and every protobuf type's
+/// `decode_packed` (its short path and its 64-bit batches). Outcomes are
+/// checked elsewhere; here a read past the input's end kills the test.
+#[cfg(unix)]
+fn decode_everything(backends: &[Bulk], input: &[u8]) {
+    fn unsigned<T: TestInt + Default>(backends: &[Bulk], input: &[u8]) {
+        let mut out = vec![T::default(); input.len()];
+        for &backend in backends {
+            let _ = backend.decode_slice(input, &mut out);
+        }
+        let _ = varint_turbo::decode_slice(input, &mut out);
+        let _ = varint_turbo::decode_all::<T>(input);
+    }
+    fn signed<S: TestSigned + Default>(input: &[u8]) {
+        let mut out = vec![S::default(); input.len()];
+        let _ = varint_turbo::decode_slice_zigzag(input, &mut out);
+        let _ = varint_turbo::decode_all_zigzag::<S>(input);
+    }
+    macro_rules! packed {
+        ($($module:ident),*) => {$({
+            let mut out = Vec::new();
+            let _ = varint_turbo::protobuf::$module::decode_packed(input, &mut out);
+        })*};
+    }
+    for_each_unsigned!(unsigned(backends, input));
+    for_each_signed!(signed(input));
+    packed!(
+        int32,
+        int64,
+        uint32,
+        uint64,
+        sint32,
+        sint64,
+        bool,
+        enumeration
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn bulk_never_reads_past_the_input() {
@@ -896,18 +936,27 @@ fn bulk_never_reads_past_the_input() {
         for start in 0..input.len().min(70) {
             let tail = page.tail(input.len() - start);
             tail.copy_from_slice(&input[start..]);
+            if (round + start) % 4 == 0 {
+                // A quarter of the placements (every shape and round):
+                // every type, zigzag and packed decode (about 40 s for all
+                // in a debug build; under qemu, minutes).
+                decode_everything(&backends, tail);
+            } else {
+                for &backend in &backends {
+                    let mut out = vec![0u64; tail.len()];
+                    let _ = backend.decode_slice(tail, &mut out);
+                    let mut out32 = vec![0u32; tail.len()];
+                    let _ = backend.decode_slice(tail, &mut out32);
+                }
+                let _ = varint_turbo::decode_all::<u64>(tail);
+            }
             for &backend in &backends {
-                let mut out = vec![0u64; tail.len()];
-                let _ = backend.decode_slice(tail, &mut out);
-                let mut out32 = vec![0u32; tail.len()];
-                let _ = backend.decode_slice(tail, &mut out32);
                 assert_eq!(
                     backend.count_varints(tail),
                     tail.iter().filter(|&&b| b < 0x80).count(),
                     "{backend}"
                 );
             }
-            let _ = varint_turbo::decode_all::<u64>(tail);
             assert_eq!(
                 varint_turbo::count_varints(tail),
                 tail.iter().filter(|&&b| b < 0x80).count()
@@ -1104,5 +1153,128 @@ fn long_inputs_into_outputs_of_their_exact_size() {
         for out_len in [values, values - 1, values + 1, values + 62] {
             check_all_types(&backends, &input, out_len);
         }
+    }
+}
+
+/// The bulk encoders' contract on the output, on every backend and through
+/// `encode_slice_into` / `encode_slice_zigzag_into`: as many whole varints
+/// as fit, exactly the reference's bytes in `out[..written]`, and no write
+/// outside `out` (the sentinels before and after it keep their bytes).
+/// Bytes of `out` after `written` may change: the encoders store whole
+/// words (the scalar one 8 bytes per varint, 10 for 64-bit types) and
+/// vectors. Among the inputs, the case of issue 43: `[1 << 56, u64::MAX]`
+/// into 18 bytes encodes the first value only (9 bytes) and may zero
+/// `out[9]`.
+#[test]
+fn bulk_encoders_write_whole_varints_and_only_inside_out() {
+    const SENTINEL: u8 = 0xa5;
+    const PAD: usize = 32;
+    fn check<T: TestInt>(backends: &[Bulk], values: &[T]) {
+        let encodings: Vec<Vec<u8>> = values
+            .iter()
+            .map(|v| reference_encode(v.as_u64()))
+            .collect();
+        let expected = encodings.concat();
+        for room in 0..=expected.len() + 20 {
+            let mut want = (values.len(), expected.len());
+            let mut bytes = 0;
+            for (i, encoding) in encodings.iter().enumerate() {
+                if bytes + encoding.len() > room {
+                    want = (i, bytes);
+                    break;
+                }
+                bytes += encoding.len();
+            }
+            type Encoder<'a> = Box<dyn Fn(&mut [u8]) -> (usize, usize) + 'a>;
+            let mut encoders: Vec<(String, Encoder)> = backends
+                .iter()
+                .map(|&backend| {
+                    let encode: Encoder =
+                        Box::new(move |out| backend.encode_slice_into(values, out));
+                    (backend.to_string(), encode)
+                })
+                .collect();
+            encoders.push((
+                "encode_slice_into".into(),
+                Box::new(|out| varint_turbo::encode_slice_into(values, out)),
+            ));
+            for (name, encode) in &encoders {
+                let mut buffer = vec![SENTINEL; PAD + room + PAD];
+                let got = encode(&mut buffer[PAD..PAD + room]);
+                let what = format!("{name}: {} {}s into {room} bytes", values.len(), T::NAME);
+                assert_eq!(got, want, "{what}");
+                assert_eq!(buffer[PAD..PAD + want.1], expected[..want.1], "{what}");
+                assert!(
+                    buffer[..PAD].iter().all(|&b| b == SENTINEL),
+                    "{what}: wrote before out"
+                );
+                assert!(
+                    buffer[PAD + room..].iter().all(|&b| b == SENTINEL),
+                    "{what}: wrote past out"
+                );
+            }
+        }
+    }
+    let backends = bulk_backends();
+    let mut next = xorshift(0x0bad_5eed_1234_5678);
+    let mut cases: Vec<Vec<u64>> = vec![
+        vec![1 << 56, u64::MAX],
+        vec![1],
+        vec![1 << 48, 1],
+        vec![u64::MAX; 3],
+    ];
+    for count in [8, 9, 17, 40, 70] {
+        cases.push(
+            (0..count)
+                .map(|_| {
+                    let r = next();
+                    r >> (r % 64)
+                })
+                .collect(),
+        );
+        cases.push(
+            (0..count)
+                .map(|i| {
+                    if i % 7 == 6 {
+                        next() | 1 << 63
+                    } else {
+                        next() % 128
+                    }
+                })
+                .collect(),
+        );
+    }
+    for values in &cases {
+        let values: Vec<u64> = values.clone();
+        fn narrow<T: TestInt>(backends: &[Bulk], values: &[u64]) {
+            let values: Vec<T> = values.iter().map(|&v| T::from_u64_wrapping(v)).collect();
+            check::<T>(backends, &values);
+        }
+        for_each_unsigned!(narrow(&backends, &values));
+        // The zigzag form writes through the same encoders.
+        let signed: Vec<i64> = values.iter().map(|&v| v as i64).collect();
+        let expected: Vec<u8> = signed
+            .iter()
+            .flat_map(|&v| reference_encode(reference_zigzag_encode(v)))
+            .collect();
+        let mut buffer = vec![SENTINEL; PAD + expected.len() + PAD];
+        let (n, written) =
+            varint_turbo::encode_slice_zigzag_into(&signed, &mut buffer[PAD..PAD + expected.len()]);
+        assert_eq!((n, written), (signed.len(), expected.len()));
+        assert_eq!(buffer[PAD..PAD + written], expected[..]);
+        assert!(buffer[..PAD]
+            .iter()
+            .chain(&buffer[PAD + written..])
+            .all(|&b| b == SENTINEL));
+    }
+    // The issue's case, spelled out.
+    for &backend in &backends {
+        let mut out = [0xee; 18];
+        assert_eq!(
+            backend.encode_slice_into(&[1u64 << 56, u64::MAX], &mut out),
+            (1, 9),
+            "{backend}"
+        );
+        assert_eq!(out[..9], reference_encode(1 << 56)[..], "{backend}");
     }
 }

@@ -71,6 +71,28 @@ fn every_bulk_backend_matches_cpuid() {
     );
 }
 
+/// The AVX-512 backend is compiled in exactly when the compiler is rustc
+/// 1.89 or later: the version the executable's `.comment` note names
+/// (`cpuid::compiler_minor`) against the build script's cfg, on every
+/// CPU (a build script whose probe regressed would leave the backend out
+/// silently, and its tests would skip).
+#[test]
+fn avx512_backend_is_compiled_from_rustc_1_89() {
+    let Some(minor) = cpuid::compiler_minor() else {
+        report("census: no rustc version note in this executable (not ELF?): the AVX-512 build check is skipped");
+        return;
+    };
+    let compiled = cfg!(varint_turbo_avx512);
+    report(&format!(
+        "census: compiled by rustc 1.{minor} (nightly/dev counted one less): AVX-512 backend compiled in: {compiled}"
+    ));
+    assert_eq!(
+        compiled,
+        minor >= 89,
+        "rustc 1.{minor}: the build script's cfg varint_turbo_avx512 is {compiled}"
+    );
+}
+
 #[test]
 fn detected_backend_is_the_best_supported() {
     // Backend::ALL is slowest first; the detected backend is the last one

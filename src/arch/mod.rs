@@ -31,7 +31,9 @@
 //! Single-value kernels share the function names `decode`,
 //! `decode_unchecked` and `encode` over a 16-byte window:
 //!
-//! * [`scalar`]: the reference; portable, no `unsafe`.
+//! * [`scalar`]: the reference; portable integer code without `unsafe`
+//!   (its bulk decoder, `scalar/decode_slice.rs`, has some: SSE2 bitmaps,
+//!   windows read in place).
 //! * `x86_64::ssse3`: one 16-byte vector per varint (`pmovmskb` for the
 //!   length, `pmaddubsw`/`pmaddwd` to merge the 7-bit groups).
 //! * `x86_64::bmi2`: the scalar control flow with `PEXT`/`PDEP`.

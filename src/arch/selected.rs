@@ -5,7 +5,9 @@
 //! * **BMI2** (`PEXT`/`PDEP`) when the build enables `bmi2` and the build
 //!   script found `PDEP` fast on the build machine (`varint_turbo_fast_pdep`:
 //!   `-C target-cpu=native`, or feature `native-optimizations`, on an Intel
-//!   CPU since Haswell or an AMD one since Zen 3).
+//!   CPU since Haswell or an AMD one since Zen 3). The feature enables no
+//!   `bmi2`: without a flag that does (`native`, `x86-64-v3`, `+bmi2`) the
+//!   build is scalar, as in the next item.
 //! * **scalar** where `bmi2` is off, or where the build script knows
 //!   `PDEP`/`PEXT` are microcoded (`varint_turbo_slow_pdep`: `-C
 //!   target-cpu=znver1`/`znver2`, or `native` on an AMD Zen 1/2 or Hygon

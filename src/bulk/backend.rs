@@ -316,7 +316,9 @@ impl Backend {
         }
     }
 
-    /// [`encode_slice_into`](crate::encode_slice_into) on this backend.
+    /// [`encode_slice_into`](crate::encode_slice_into) on this backend
+    /// (same results; bytes of `out` after the bytes written may be
+    /// overwritten).
     ///
     /// # Panics
     /// If the CPU does not support the backend ([`is_supported`](Self::is_supported)).
@@ -408,6 +410,12 @@ static DETECTED: AtomicU8 = AtomicU8::new(0);
 #[must_use]
 #[inline]
 pub fn detected_backend() -> Backend {
+    // The crate's own unit tests can stand in another supported backend on
+    // their thread (`forced`); no other build has this check.
+    #[cfg(all(test, feature = "std"))]
+    if let Some(backend) = forced::get() {
+        return backend;
+    }
     // The compile-time shortcut: a build for CPUs with every feature of
     // the best backend (`-C target-cpu=native` on an AVX-512 VBMI2 CPU)
     // needs no detection, and the dispatch folds away (Zen 5, native
@@ -451,6 +459,44 @@ fn detect_backend() -> Backend {
     let backend = backend.unwrap_or(Backend::Scalar);
     DETECTED.store(backend as u8 + 1, Ordering::Relaxed);
     backend
+}
+
+/// Test-only (the crate's unit tests, `cfg(test)`: integration tests and
+/// users link a build without it): [`detected_backend`] returns a chosen
+/// supported backend on the calling thread, so that the unit tests drive
+/// the public API through every supported backend's dispatch on any CPU
+/// (`bulk::test_dispatch`). Per thread, so that the tests running in
+/// parallel keep the real one.
+#[cfg(all(test, feature = "std"))]
+pub(crate) mod forced {
+    use super::Backend;
+    use core::cell::Cell;
+
+    std::thread_local! {
+        static FORCED: Cell<Option<Backend>> = const { Cell::new(None) };
+    }
+
+    /// The backend forced on this thread, if any.
+    pub(crate) fn get() -> Option<Backend> {
+        FORCED.with(Cell::get)
+    }
+
+    /// Runs `f` with [`detected_backend`](super::detected_backend) giving
+    /// `backend` on this thread (restored after `f`, even if it panics).
+    ///
+    /// # Panics
+    /// If the CPU does not support `backend`.
+    pub(crate) fn with_backend<R>(backend: Backend, f: impl FnOnce() -> R) -> R {
+        assert!(backend.is_supported(), "{backend} is not supported here");
+        struct Restore(Option<Backend>);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                FORCED.with(|forced| forced.set(self.0));
+            }
+        }
+        let _restore = Restore(FORCED.with(|forced| forced.replace(Some(backend))));
+        f()
+    }
 }
 
 #[cfg(all(test, feature = "alloc"))]

@@ -5,6 +5,17 @@
 //! go straight to the portable kernels.
 
 mod backend;
+#[cfg(all(test, feature = "std"))]
+mod test_dispatch;
+
+/// Records which way a bulk decode went, for the unit tests of the
+/// dispatch (`test_dispatch`); expands to nothing outside `cfg(test)`.
+macro_rules! trace_route {
+    ($($route:tt)*) => {
+        #[cfg(all(test, feature = "std"))]
+        test_dispatch::record(test_dispatch::Route::$($route)*);
+    };
+}
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
@@ -191,6 +202,7 @@ pub fn decode_slice<T: VarInt>(
         // the call into the dispatch (and its result through memory) one
         // enum took 9.6 ns against the prost loop's 6.9, inline 5.7
         // (BENCHMARKS.md, "Session of 2026-11-26 (7)").
+        trace_route!(ByteLoop);
         return bytewise_values(input, out);
     }
     decode_uninit(input, out)
@@ -203,6 +215,7 @@ pub(crate) fn decode_uninit<T: VarInt>(
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
     if input.len() <= BYTEWISE_MAX_BYTES {
+        trace_route!(ByteLoop);
         return bytewise_values(input, out);
     }
     let detected = detected_backend();
@@ -220,12 +233,14 @@ pub(crate) fn decode_uninit<T: VarInt>(
         // with a longer varint) made every 1-value call 0.7-1 ns slower
         // (enums 2.2 -> 2.9 ns) for 3-byte timestamp deltas at 4 values
         // 25 -> 12 ns.
+        trace_route!(Kernel(detected));
         // SAFETY: `detected_backend` is supported by this CPU.
         return unsafe { detected.decode_uninit_supported(input, out) };
     }
     if (input.len() <= BYTEWISE_ONES_MAX_BYTES && mostly_one_byte(input))
         || (input.len() <= BYTEWISE_LONG_MAX_BYTES && mostly_long(input))
     {
+        trace_route!(ByteLoop);
         return bytewise_values(input, out);
     }
     #[cfg(target_arch = "x86_64")]
@@ -239,11 +254,14 @@ pub(crate) fn decode_uninit<T: VarInt>(
         // at 32 values 51 -> 28, the u32 mix at 32 values 72 -> 40,
         // `int32` with 10% negatives at 32 values 110 -> 52; BENCHMARKS.md,
         // "Session of 2026-11-27 (12)").
+        trace_route!(Short(simd_decoder(detected)));
         // SAFETY: `detected_backend` is supported by this CPU, and so is
         // SSSE3 where `simd_decoder` picks it.
         return unsafe { simd_decoder(detected).decode_uninit_supported(input, out) };
     }
-    match decode_backend::<T>(input, detected) {
+    let backend = decode_backend::<T>(input, detected);
+    trace_route!(Kernel(backend));
+    match backend {
         Backend::Scalar => decode_slice_scalar(input, out),
         // `decode_backend` returns the scalar backend, the detected one
         // (supported by `detected_backend`'s definition) or SSSE3 after
@@ -264,6 +282,7 @@ pub(crate) fn decode_run_uninit<T: VarInt>(
     start: usize,
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
+    trace_route!(Run(simd_decoder(detected_backend())));
     simd_decoder(detected_backend()).decode_run_uninit(input, start, out)
 }
 
@@ -524,6 +543,7 @@ pub fn encode_slice_zigzag<T: ZigZag>(values: &[T], out: &mut Vec<u8>) -> usize 
 
 /// [`encode_slice_into`] for zigzag varints: encodes as many of `values`
 /// as fit, whole, into `out`; returns (values encoded, bytes written).
+/// Bytes of `out` after the bytes written may be overwritten, as there.
 ///
 /// ```
 /// let mut out = [0u8; 4];
@@ -543,6 +563,10 @@ pub fn encode_slice_zigzag_into<T: ZigZag>(values: &[T], out: &mut [u8]) -> (usi
 
 /// Encodes as many of `values` as fit, whole, into `out`, without
 /// allocating; returns (values encoded, bytes written).
+///
+/// Writes nothing outside `out`; bytes of `out` after the bytes written
+/// may be overwritten with unspecified values (the encoders store whole
+/// words and vectors).
 ///
 /// ```
 /// let mut out = [0u8; 4];

@@ -126,6 +126,51 @@ pub fn forced_scalar() -> bool {
     cfg!(varint_turbo_force_scalar)
 }
 
+/// The minor version of the rustc that compiled this test (85 for 1.85.x;
+/// one less for a nightly or dev build, whose early 1.89 nightlies predate
+/// the AVX-512 stabilization), read from the executable itself: rustc
+/// writes `rustc version 1.NN.P[-pre] (...)` into the `.comment` section
+/// of every ELF object. `None` where the executable has no such note
+/// (other object formats). Independent of the build script, which probes
+/// `$RUSTC --version` for the same number (`parse_rustc_minor`).
+pub fn compiler_minor() -> Option<u32> {
+    let exe = std::fs::read(std::env::current_exe().ok()?).ok()?;
+    // Built at run time, so that this function's own needle (in the
+    // executable's read-only data) is not a match.
+    let needle = ["rustc", "version", "1."].join(" ");
+    let needle = needle.as_bytes();
+    let mut minors = Vec::new();
+    for at in
+        (0..exe.len().saturating_sub(needle.len())).filter(|&at| exe[at..].starts_with(needle))
+    {
+        let rest = &exe[at + needle.len()..];
+        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        let minor: u32 = std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()?;
+        // "1.NN.P-nightly" / "-dev": before the release.
+        let tail = &rest[digits..rest.len().min(digits + 20)];
+        let unreleased =
+            tail.windows(8).any(|w| w == b"-nightly") || tail.windows(4).any(|w| w == b"-dev");
+        minors.push(if unreleased { minor - 1 } else { minor });
+    }
+    minors.sort_unstable();
+    minors.dedup();
+    match minors[..] {
+        [minor] => Some(minor),
+        [] => None,
+        _ => panic!("the executable names several rustc versions: {minors:?}"),
+    }
+}
+
+/// Whether this build has the AVX-512 backend, as the compiler version
+/// says (rustc 1.89 or later: its intrinsics are stable since 1.89); where
+/// the version cannot be read, as the build script's cfg says.
+pub fn avx512_compiled() -> bool {
+    match compiler_minor() {
+        Some(minor) => minor >= 89,
+        None => cfg!(varint_turbo_avx512),
+    }
+}
+
 /// Whether the crate must offer bulk backend `backend` on a CPU with
 /// `f`, in this build.
 pub fn bulk_required(backend: Bulk, f: &Features) -> bool {
@@ -134,10 +179,12 @@ pub fn bulk_required(backend: Bulk, f: &Features) -> bool {
         Bulk::Scalar => true,
         Bulk::Ssse3 => simd && f.ssse3 && f.popcnt,
         Bulk::Avx2 => simd && f.avx2 && f.bmi1 && f.bmi2 && f.lzcnt && f.popcnt,
-        // Compiled in only by rustc 1.89 and later (the build script's
-        // `varint_turbo_avx512`, which reaches the tests too).
+        // Compiled in only by rustc 1.89 and later: judged from the
+        // compiler's version, not from the build script's cfg
+        // (`varint_turbo_avx512`), so that a build script that stopped
+        // emitting it fails here on AVX-512 CPUs.
         Bulk::Avx512Vbmi2 => {
-            simd && cfg!(varint_turbo_avx512)
+            simd && avx512_compiled()
                 && f.avx2
                 && f.avx512f
                 && f.avx512bw

@@ -1,8 +1,19 @@
 //! The portable bulk encoder: the single-value encoder in a loop that
 //! writes each varint straight into `out` while 16 bytes of room remain,
-//! then through a stack window, so that nothing past the last whole varint
-//! is touched. The reference for the SIMD encoders, which hand it their
-//! stretches of long values and their last values.
+//! then through a stack window and an exact copy, so that nothing outside
+//! `out` is written. The reference for the SIMD encoders, which hand it
+//! their stretches of long values and their last values.
+//!
+//! Bytes of `out` after the last whole varint may be overwritten: a varint
+//! written straight into `out` is a store of 8 bytes (10 for 64-bit types)
+//! whatever its length, and the next varint covers the excess only if it
+//! is written too. So `[1 << 56, u64::MAX]` into 18 bytes writes the first
+//! value's 9 bytes and zeroes `out[9]` (the second value's 10 bytes do not
+//! fit the 9 left), and `[1u32]` into 16 bytes zeroes `out[1..8]`. Every
+//! bulk encoder has this contract (the SIMD ones store whole vectors);
+//! `tests/bulk.rs`, `bulk_encoders_write_whole_varints_and_only_inside_out`,
+//! pins it on every backend. Storing only the varint's bytes would cost
+//! the direct path its single word store per value.
 
 use crate::arch::scalar;
 use crate::varint::VarInt;
@@ -19,8 +30,9 @@ pub(crate) fn encode_slice_into_scalar<T: VarInt>(values: &[T], out: &mut [u8]) 
 /// `encode(value, window) -> len` (which may write all 16 bytes of
 /// `window`): each value is encoded straight into `out` while 16 bytes of
 /// room remain after its position, then through a stack window and an
-/// exact copy, so that nothing past the last whole varint is touched.
-/// Shared by the scalar reference and the BMI2 encoder.
+/// exact copy, so that nothing outside `out` is written (bytes after the
+/// last whole varint may be: see the module docs). Shared by the scalar
+/// reference and the BMI2 encoder.
 #[inline(always)]
 pub(crate) fn encode_slice_into_with<T: VarInt>(
     values: &[T],

@@ -1,5 +1,9 @@
-//! The portable backend: plain integer code, the reference every other
-//! backend is tested against and what every build can run.
+//! The portable backend: integer code, the reference every other backend
+//! is tested against and what every build can run. Only the bulk decoder
+//! (`decode_slice`) has `unsafe`: the x86-64 baseline's SSE2 `pmovmskb`
+//! for its terminator bitmaps, and reads of 16-byte windows and
+//! length-indexed tables and writes into the output after its bounds
+//! checks.
 //!
 //! * `single`: one varint at a time ([`decode`], [`decode_unchecked`],
 //!   [`encode`], [`encoded_len`]); the single-value API's kernel wherever

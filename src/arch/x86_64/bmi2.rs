@@ -108,7 +108,7 @@ pub unsafe fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {
 /// so that it keeps its own registers (see `arch::group_encode`).
 ///
 /// # Safety
-/// The CPU must support BMI2 and LZCNT.
+/// The CPU must support BMI1, BMI2 and LZCNT.
 #[target_feature(enable = "bmi1,bmi2,lzcnt")]
 #[inline(never)]
 pub(crate) unsafe fn encode_slice_into<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usize) {

@@ -7,11 +7,12 @@ use crate::arch::x86_64::bmi2;
 use crate::arch::x86_64::ssse3::encode_slice::{encode_groups, encode_groups_portable};
 use crate::varint::VarInt;
 
-/// The [`Backend::Avx2`](crate::Backend::Avx2) bulk encoder (and
-/// [`Backend::Avx512Vbmi2`](crate::Backend::Avx512Vbmi2)'s when `out` is
-/// too short for its kernel): the same steps, with the `PDEP` word encoder
-/// for values of 2^28 and more where `pdep_fast`
-/// ([`pdep_is_fast`](crate::pdep_is_fast)), else the portable one.
+/// The [`Backend::Avx2`](crate::Backend::Avx2) bulk encoder: the SSSE3
+/// steps, with the `PDEP` word encoder for values of 2^28 and more where
+/// `pdep_fast` ([`pdep_is_fast`](crate::pdep_is_fast)), else the portable
+/// one. ([`Backend::Avx512Vbmi2`](crate::Backend::Avx512Vbmi2)'s encoder
+/// does not use it: it hands what its vector steps leave to the scalar
+/// encoder.)
 ///
 /// # Safety
 /// The CPU must have AVX2, BMI1, BMI2, LZCNT and POPCNT.

@@ -111,7 +111,8 @@ const MAX_PER_WINDOW: usize = 32;
 /// Decodes varints from `input` into `out` until either is exhausted.
 ///
 /// # Safety
-/// The CPU must support AVX-512 F, BW, VL, VBMI and VBMI2, LZCNT and BMI2.
+/// The CPU must support AVX-512 F, BW, VL, VBMI and VBMI2, POPCNT, LZCNT,
+/// BMI1 and BMI2.
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,popcnt,lzcnt,bmi1,bmi2"
 )]
@@ -246,7 +247,7 @@ pub unsafe fn decode_slice<T: VarInt>(
 ///
 /// # Safety
 /// `pos <= input.len()` and `written <= out.len()`; the CPU must support
-/// AVX-512 F, BW, VL, VBMI and VBMI2, POPCNT, LZCNT and BMI2.
+/// AVX-512 F, BW, VL, VBMI and VBMI2, POPCNT, LZCNT, BMI1 and BMI2.
 // Out of line, with its own target features, and no vector arguments
 // (the Rust ABI passes them through memory, which made `decode_slice`
 // realign its stack and spill in the chunk loop): inlined into
@@ -273,7 +274,8 @@ unsafe fn decode_last_chunk<T: VarInt>(
 /// loop's entry and set-up, then the reference for an error.
 ///
 /// # Safety
-/// The CPU must support AVX-512 F, BW, VL, VBMI and VBMI2, LZCNT and BMI2.
+/// The CPU must support AVX-512 F, BW, VL, VBMI and VBMI2, POPCNT, LZCNT,
+/// BMI1 and BMI2.
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,popcnt,lzcnt,bmi1,bmi2"
 )]

@@ -29,7 +29,7 @@ use crate::varint::VarInt;
 /// can cost values, never memory safety.
 ///
 /// # Safety
-/// The CPU must support AVX-512 F/BW/VL/CD/VBMI/VBMI2.
+/// The CPU must support AVX-512 F/BW/VL/CD/VBMI/VBMI2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512cd,avx512vbmi,avx512vbmi2,popcnt")]
 pub unsafe fn encode_slice_into<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usize) {
     // SAFETY: this function enables AVX-512 F.

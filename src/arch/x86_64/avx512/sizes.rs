@@ -60,9 +60,16 @@ const fn len_by_lzcnt(bits: usize) -> [u8; 64] {
 /// vectorised loop 8.2), although it had gained 7-10% on Sapphire Rapids.
 /// The table lookup gained 10% on Zen 4 (7.2 to 7.9 G values/s, criterion).
 ///
+/// `avx512vl` is enabled for the 128- and 256-bit masked loads of `u8` and
+/// `u16` values (`load_as_u32_lanes`, AVX-512 BW+VL): without it LLVM could
+/// not inline them, and every step of 16 values called them out of line
+/// (Zen 4, 1M values of a mix against the scalar sum: `u8` 3.18x, `u16`
+/// 1.24x the time; with it 0.45x and 0.32x; issue 43).
+/// `scripts/check-target-features.sh` keeps every kernel's list complete.
+///
 /// # Safety
-/// The CPU must support AVX-512 F, BW, CD and VBMI.
-#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi")]
+/// The CPU must support AVX-512 F, BW, VL, CD and VBMI.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512cd,avx512vbmi")]
 pub unsafe fn encoded_len_sum<T: VarInt>(values: &[T]) -> usize {
     if core::mem::size_of::<T>() == 8 {
         let mut sum = _mm512_setzero_si512();
