@@ -336,6 +336,18 @@ fn sign_step<T: SignedLeb128>(
     input: &[u8],
     values: &mut [T::Bits],
 ) -> Result<(), (usize, usize)> {
+    #[cfg(target_arch = "x86_64")]
+    if matches!(backend, Backend::Avx2 | Backend::Avx512Vbmi2) {
+        // SAFETY: the CPU supports `backend` (every caller checked), whose
+        // features include AVX2, BMI1, BMI2, LZCNT and POPCNT.
+        return unsafe {
+            crate::arch::x86_64::avx2::sleb128::sign_values::<T>(
+                input,
+                values,
+                crate::pdep_is_fast(),
+            )
+        };
+    }
     let _ = backend;
     kernels::sign_values::<T>(input, values)
 }

@@ -376,6 +376,22 @@ pub(crate) fn sign_values<T: SignedLeb128>(
     Ok(())
 }
 
+/// Where value `index` of `input` (varints back to back) starts: after its
+/// `index`th byte without a continuation bit (the end of `input` if it has
+/// fewer). For the error of a vector sign step, which knows the index.
+#[cold]
+pub(crate) fn value_start(input: &[u8], index: usize) -> usize {
+    if index == 0 {
+        return 0;
+    }
+    input
+        .iter()
+        .enumerate()
+        .filter(|&(_, &byte)| byte < 0x80)
+        .nth(index - 1)
+        .map_or(input.len(), |(at, _)| at + 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
