@@ -35,6 +35,17 @@ BENCH_ONLY = [
     'quick-protobuf = "0.8.1"',
     'protobuf = "3.7"',
     'varint-simd = "0.4.1"',
+    # Signed LEB128 peers (the sleb128 bench and the peer test below);
+    # both need rustc 1.88.
+    'gimli = { version = "0.34", default-features = false, features = ["read-core"] }',
+    'wasmparser = { version = "0.263", default-features = false }',
+]
+# The test that compares with those peers (tests/peers/sleb128.rs, not
+# found by cargo's auto-discovery): its [[test]] table goes too.
+PEER_TEST_TABLE = [
+    "[[test]]",
+    'name = "sleb128_peers"',
+    'path = "tests/peers/sleb128.rs"',
 ]
 # The x86-64-only table holds only varint-simd; its header goes too.
 TARGET_TABLE = "[target.'cfg(target_arch = \"x86_64\")'.dev-dependencies]"
@@ -51,11 +62,11 @@ def main():
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
 
-    for wanted in BENCH_ONLY + [TARGET_TABLE]:
+    for wanted in BENCH_ONLY + [TARGET_TABLE] + PEER_TEST_TABLE:
         count = sum(1 for line in lines if line == wanted)
         if count != 1:
             fail(f"expected exactly one line {wanted!r} in {path}, found {count}")
-    drop = set(BENCH_ONLY) | {TARGET_TABLE}
+    drop = set(BENCH_ONLY) | {TARGET_TABLE} | set(PEER_TEST_TABLE)
     lines = [line for line in lines if line not in drop]
 
     text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines))

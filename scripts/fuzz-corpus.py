@@ -6,7 +6,7 @@ real-peer vectors in tests/data/ (see tests/data/README.md).
   in file order, GROUP at a time per seed, each behind its length byte: the
   targets split their input into such length-prefixed cases
   (length_prefixed_cases in tests/common/differential.rs).
-* decode_bulk, round_trip: every distinct packed payload of packed.tsv
+* decode_bulk, round_trip, sleb128: every distinct packed payload of packed.tsv
   (Python protobuf/upb), behind the control byte 0x80 that the targets read
   first (decode_bulk: out.len() = values + 8; round_trip: room for every
   value + 8 bytes; see fuzzer_chosen_len in tests/common/differential.rs).
@@ -70,6 +70,9 @@ def main():
     seeds = [CONTROL_ROOM_FOR_ALL + payload for payload in payloads]
     write_seeds("decode_bulk", seeds)
     write_seeds("round_trip", seeds)
+    # Read as signed LEB128 (negative int32s are 10-byte varints: too long
+    # for i32, a bad 10th byte for i64), and as the values of the encoders.
+    write_seeds("sleb128", seeds)
 
     eco = []
     index = 0

@@ -87,6 +87,7 @@
 //! |---|---|
 //! | [`protobuf`] | one module per varint scalar type (`int32`, `uint64`, `sint32`, `bool`, `enumeration`, ...) with `encode`/`decode`/packed helpers; [`protobuf::FieldKey`], [`protobuf::WireType`]; [`protobuf::decode_length_delimited`] |
 //! | [`avro`] | `int`/`long` with Avro's limits; arrays of longs in both block forms |
+//! | [`sleb128`] | signed LEB128 (WebAssembly, DWARF): `i32`/`i64` with WebAssembly's limits, single values and bulk on every backend |
 //! | `bytes_ext` (feature `bytes`) | `BufVarint`/`BufMutVarint`: varints on `bytes::Buf`/`BufMut`, also across chunk seams |
 //! | `io` (feature `std`) | `ReadVarint`/`BufReadVarint`/`WriteVarint` on `std::io::Read`/`BufRead`/`Write` |
 //!
@@ -179,6 +180,8 @@ mod error;
 #[cfg(feature = "std")]
 pub mod io;
 pub mod protobuf;
+pub mod sleb128;
+mod sleb128_int;
 mod varint;
 mod zigzag;
 

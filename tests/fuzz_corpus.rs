@@ -54,3 +54,8 @@ fn round_trip_corpus() {
 fn ecosystem_corpus() {
     replay("ecosystem", common::ecosystem::ecosystem);
 }
+
+#[test]
+fn sleb128_corpus() {
+    replay("sleb128", common::sleb128::sleb128_target);
+}

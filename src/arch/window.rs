@@ -87,7 +87,7 @@ fn decode_tail<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
 /// 4-byte loads for 4..=7 bytes, three single bytes (first, middle, last)
 /// for 1..=3, as `memcpy` implementations do for short lengths.
 #[inline(always)]
-fn word_of_short(input: &[u8]) -> u64 {
+pub(crate) fn word_of_short(input: &[u8]) -> u64 {
     let len = input.len();
     debug_assert!(len < 8);
     if let (Some(low), Some(high)) = (input.first_chunk::<4>(), input.last_chunk::<4>()) {

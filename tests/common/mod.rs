@@ -822,6 +822,8 @@ pub fn check_encode_zigzag<S: TestSigned>(backends: &[Backend], value: S) {
 
 pub mod differential;
 pub mod ecosystem;
+#[macro_use]
+pub mod sleb128;
 
 /// A fixed-seed xorshift64 generator (Marsaglia's 13, 7, 17 triple): the
 /// random inputs of the tests, the same on every run.

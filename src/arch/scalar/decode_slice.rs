@@ -436,12 +436,12 @@ fn continuation_bits_16(all: u128) -> u64 {
 }
 
 /// Bytes per terminator bitmap of [`decode_slice_scalar`]: one `u64`.
-const BLOCK: usize = 64;
+pub(crate) const BLOCK: usize = 64;
 /// Readable bytes the blocks need after their end: a varint ending in a
 /// block starts at most 9 bytes before its end, and [`word_step`] reads
 /// the 16 bytes from its start (8 for the word, 2 more for a long varint;
 /// a whole window keeps the bounds checks out of the loop).
-const BLOCK_SLACK: usize = 16;
+pub(crate) const BLOCK_SLACK: usize = 16;
 
 /// The block part of [`decode_slice_scalar`]: decodes every value that
 /// ends inside a whole block followed by [`BLOCK_SLACK`] readable bytes,
@@ -692,7 +692,7 @@ pub(crate) fn first_16_terminators(input: &[u8]) -> Option<u16> {
 /// x86-64: four SSE2 `pmovmskb` (SSE2 is in the x86-64 baseline), about 15
 /// instructions per block; elsewhere [`terminator_mask_portable`].
 #[inline(always)]
-fn terminator_mask(block: &[u8; BLOCK]) -> u64 {
+pub(crate) fn terminator_mask(block: &[u8; BLOCK]) -> u64 {
     #[cfg(all(target_arch = "x86_64", not(varint_turbo_force_scalar)))]
     {
         use core::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_movemask_epi8};
@@ -740,7 +740,7 @@ fn terminator_mask_portable(block: &[u8; BLOCK]) -> u64 {
 /// 8 for `len` >= 8). `HIGH_PAYLOAD[len]`: those of bytes `8..len` of a
 /// 16-byte window, as a little-endian `u16` (none for `len` <= 8).
 /// Indexed by lengths `0..=10`.
-const LOW_PAYLOAD: [u64; 11] = {
+pub(crate) const LOW_PAYLOAD: [u64; 11] = {
     let mut masks = [PAYLOAD_BITS; 11];
     let mut len = 0;
     while len < 8 {

@@ -34,7 +34,7 @@ pub(crate) fn encode_slice_into_scalar<T: VarInt>(values: &[T], out: &mut [u8]) 
 /// last whole varint may be: see the module docs). Shared by the scalar
 /// reference and the BMI2 encoder.
 #[inline(always)]
-pub(crate) fn encode_slice_into_with<T: VarInt>(
+pub(crate) fn encode_slice_into_with<T: Copy>(
     values: &[T],
     out: &mut [u8],
     encode: impl Fn(T, &mut [u8; 16]) -> usize,

@@ -13,6 +13,8 @@
 //!   independent word step per value).
 //! * `encode_slice`: the bulk encoder, the single-value encoder in a loop.
 //! * `sizes`: `count_varints` and `encoded_len_sum` without intrinsics.
+//! * `sleb128`: signed LEB128 (the `sleb128` module's reference: single
+//!   values, the bulk decoder, and the sign step after an unsigned kernel).
 //! * `tail`: the value-by-value decoder every bulk backend finishes with,
 //!   so that all bulk errors come from one place.
 //! * `zigzag`: the bulk zigzag decoders' in-place step, which the SIMD
@@ -22,6 +24,7 @@ pub(crate) mod decode_slice;
 pub(crate) mod encode_slice;
 pub(crate) mod single;
 pub(crate) mod sizes;
+pub(crate) mod sleb128;
 pub(crate) mod tail;
 pub(crate) mod zigzag;
 
