@@ -51,6 +51,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 mod common;
+#[path = "packed/mod.rs"]
+mod packed;
 use common::WorkloadSpec;
 use common::{peers, record_bytes_per_value, reference_encode, selected_workloads, Clock};
 
@@ -579,6 +581,10 @@ criterion_group! {
 fn all_groups() {
     bulk();
     bulk_short();
+    if !common::measuring() {
+        // The packed-field table has a paired mode only; `--test` checks it.
+        packed::run();
+    }
 }
 
 fn main() {
@@ -595,6 +601,8 @@ fn main() {
 fn paired_elsewhere() {
     if std::env::var("VARINT_BENCH_PAIRED").as_deref() == Ok("short") {
         short::paired();
+    } else if std::env::var("VARINT_BENCH_PAIRED").as_deref() == Ok("packed") {
+        packed::run();
     } else {
         eprintln!("VARINT_BENCH_PAIRED: the pairs are with varint-simd, which is x86-64 only (VARINT_BENCH_PAIRED=short runs here)");
     }
@@ -608,7 +616,8 @@ fn paired_elsewhere() {
 /// table gives the medians over the rounds (see benches/single.rs,
 /// `paired`, for why). `VARINT_BENCH_ROUNDS` (default 30),
 /// `VARINT_BENCH_WORKLOADS` (default `mix,u64`). `VARINT_BENCH_PAIRED=short`:
-/// the short-input table instead (`short::paired`).
+/// the short-input table instead (`short::paired`); `VARINT_BENCH_PAIRED=packed`
+/// the packed-field table (`packed::run`).
 #[cfg(target_arch = "x86_64")]
 mod paired {
     use super::*;
@@ -624,6 +633,9 @@ mod paired {
             Ok("short") => return short::paired(),
             Ok("backends") => return backends::run(),
             _ => {}
+        }
+        if std::env::var("VARINT_BENCH_PAIRED").as_deref() == Ok("packed") {
+            return packed::run();
         }
         let rounds = paired_rounds(30, "mix,u64");
         let clock = Clock::from_env();

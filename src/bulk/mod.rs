@@ -390,7 +390,7 @@ const ZIGZAG_SIMD_MIN_VALUES: usize = 64;
 /// varint's unsigned value), in the detected backend's vector lanes from
 /// [`ZIGZAG_SIMD_MIN_VALUES`].
 #[inline]
-fn zigzag_decode_in_place<T: ZigZag>(values: &mut [T]) {
+pub(crate) fn zigzag_decode_in_place<T: ZigZag>(values: &mut [T]) {
     if values.len() >= ZIGZAG_SIMD_MIN_VALUES {
         // SAFETY: `detected_backend` is supported by this CPU.
         unsafe { detected_backend().zigzag_decode_in_place_supported(values) }
