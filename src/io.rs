@@ -335,6 +335,13 @@ pub trait WriteVarint: Write {
     /// Writes the varint of `value` with one [`Write::write_all`]; returns
     /// the number of bytes written (1..=10).
     ///
+    /// A 1- or 2-byte varint is written as an array of that length (behind
+    /// predicted branches, as in [`encode_to_slice`](crate::encode_to_slice)),
+    /// whose `write_all` the compiler turns into a store for writers it
+    /// sees through, such as `Vec<u8>` (1-byte values into a `Vec`: 4x
+    /// faster than the variable-length `write_all` of every length; BENCHMARKS.md,
+    /// "Single-value encodes and lengths").
+    ///
     /// ```
     /// use varint_turbo::WriteVarint;
     ///
@@ -344,11 +351,18 @@ pub trait WriteVarint: Write {
     /// assert_eq!(out.len(), 11);
     /// # Ok::<(), std::io::Error>(())
     /// ```
+    #[inline(always)]
     fn write_varint<T: VarInt>(&mut self, value: T) -> io::Result<usize> {
-        let (bytes, len) = crate::encode(value);
-        let len = usize::from(len);
-        self.write_all(&bytes[..len])?;
-        Ok(len)
+        let v = value.to_u64();
+        if v < 0x80 {
+            self.write_all(&[v as u8])?;
+            return Ok(1);
+        }
+        if v < 0x4000 {
+            self.write_all(&crate::encode::two_byte_varint(v))?;
+            return Ok(2);
+        }
+        write_longer(self, value)
     }
 
     /// Writes the zigzag varint of `value` (protobuf `sint32`/`sint64`,
@@ -368,6 +382,16 @@ pub trait WriteVarint: Write {
 }
 
 impl<W: Write + ?Sized> WriteVarint for W {}
+
+/// [`WriteVarint::write_varint`] past its 1- and 2-byte tests, left to the
+/// inliner: the kernel's 16-byte array, `len` bytes of it written.
+#[inline]
+fn write_longer<W: Write + ?Sized, T: VarInt>(writer: &mut W, value: T) -> io::Result<usize> {
+    let (bytes, len) = crate::encode(value);
+    let len = usize::from(len);
+    writer.write_all(&bytes[..len])?;
+    Ok(len)
+}
 
 /// [`DecodeError::Truncated`] becomes [`io::ErrorKind::UnexpectedEof`],
 /// [`DecodeError::Overflow`] becomes [`io::ErrorKind::InvalidData`]; the

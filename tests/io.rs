@@ -605,3 +605,100 @@ fn a_lax_tenth_byte() {
     assert_eq!(error.kind(), io::ErrorKind::InvalidData);
     assert_eq!(long.len(), 1);
 }
+
+/// A writer that takes at most one byte per `write`.
+struct OneByteWriter(Vec<u8>);
+
+impl io::Write for OneByteWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match buf.first() {
+            Some(&byte) => {
+                self.0.push(byte);
+                Ok(1)
+            }
+            None => Ok(0),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `write_varint` (its 1-byte, 2-byte and kernel paths) and
+/// `write_varint_zigzag` write the reference's bytes for every type and
+/// length, into a `Vec` after existing bytes, through a writer of one byte
+/// per `write` and through `&mut dyn Write`; into a slice one byte too
+/// short they fail with `WriteZero`.
+#[test]
+fn write_varint_every_length_against_the_reference() {
+    fn one<T: TestInt>(value: T) {
+        let expected = reference_encode(value.as_u64());
+        let context = format!("write_varint::<{}>({value:?})", T::NAME);
+        let mut vec = vec![0xaa];
+        assert_eq!(
+            vec.write_varint(value).unwrap(),
+            expected.len(),
+            "{context}"
+        );
+        assert_eq!((vec[0], &vec[1..]), (0xaa, &expected[..]), "{context}");
+        let mut trickle = OneByteWriter(Vec::new());
+        assert_eq!(
+            trickle.write_varint(value).unwrap(),
+            expected.len(),
+            "{context}"
+        );
+        assert_eq!(trickle.0, expected, "{context}");
+        let mut dynamic = Vec::new();
+        let writer: &mut dyn io::Write = &mut dynamic;
+        assert_eq!(
+            writer.write_varint(value).unwrap(),
+            expected.len(),
+            "{context}"
+        );
+        assert_eq!(dynamic, expected, "{context}");
+        let mut storage = [0u8; 10];
+        let mut short = &mut storage[..expected.len() - 1];
+        let error = short.write_varint(value).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::WriteZero, "{context}");
+    }
+    fn signed<S: TestSigned>(value: S) {
+        let expected = reference_encode(reference_zigzag_encode(value).as_u64());
+        let mut vec = Vec::new();
+        assert_eq!(vec.write_varint_zigzag(value).unwrap(), expected.len());
+        assert_eq!(
+            vec,
+            expected,
+            "write_varint_zigzag::<{}>({value:?})",
+            S::NAME
+        );
+    }
+    for bits in 0..64 {
+        let top = 1u64 << bits;
+        for value in [
+            top - 1,
+            top,
+            top | 1,
+            top.wrapping_mul(3) >> 1,
+            u64::MAX >> (63 - bits),
+        ] {
+            if let Some(v) = u8::from_u64(value) {
+                one(v);
+            }
+            if let Some(v) = u16::from_u64(value) {
+                one(v);
+            }
+            if let Some(v) = u32::from_u64(value) {
+                one(v);
+            }
+            one(value);
+            one(value as usize);
+            for v in [value as i64, (value as i64).wrapping_neg()] {
+                signed(v);
+                signed(v as i32);
+                signed(v as i16);
+                signed(v as i8);
+                signed(v as isize);
+            }
+        }
+    }
+}
