@@ -337,14 +337,21 @@ pub trait BufMutVarint: BufMut {
     /// ```
     #[inline(always)]
     fn put_varint<T: VarInt>(&mut self, value: T) -> usize {
-        // Most varints of real messages are 1 byte (tags, bools, enums):
-        // a predicted branch and `put_u8`, which `Vec` and `BytesMut`
-        // implement as a push. Always inlined; the rest is left to the
-        // inliner.
-        if value.to_u64() < 0x80 {
+        // Most varints of real messages are 1 byte (tags, bools, enums) or
+        // 2 (lengths, small ids): predicted branches and `put_u8` (which
+        // `Vec` and `BytesMut` implement as a push) or a 2-byte
+        // `put_slice`, as `encode_to_slice` does. Always inlined; the rest
+        // is left to the inliner.
+        let v = value.to_u64();
+        if v < 0x80 {
             // `put_u8` panics without writing if there is no room.
-            self.put_u8(value.to_u64() as u8);
+            self.put_u8(v as u8);
             return 1;
+        }
+        if v < 0x4000 {
+            // So does `put_slice`.
+            self.put_slice(&crate::encode::two_byte_varint(v));
+            return 2;
         }
         put_longer(self, value)
     }

@@ -10,7 +10,10 @@
 //! (`arch::window`). The backend is chosen at compile time, as for
 //! decoding.
 
-use crate::arch::window::encode_to_slice_with;
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+
+use crate::arch::window::{encode_to_slice_with, too_short};
 use crate::arch::{scalar, selected};
 use crate::varint::VarInt;
 use crate::zigzag::ZigZag;
@@ -67,22 +70,45 @@ pub fn encode_zigzag<T: ZigZag>(value: T) -> ([u8; 16], u8) {
 /// assert_eq!(&buf[..len], &[0x96, 0x01]);
 /// ```
 ///
-/// A value below `0x80` is written as one byte by a predicted branch before
-/// the branch-free kernel runs: most varints of real messages are 1 byte
-/// (tags, bools, enums, small counts), as for [`decode`](crate::decode).
+/// A value below `0x80` is written as one byte, and one below `0x4000` as
+/// two, by predicted branches before the branch-free kernel runs, as
+/// protobuf runtimes write them: most varints of real messages are 1 byte
+/// (tags, bools, enums, small counts) or 2 (lengths, small ids), as for
+/// [`decode`](crate::decode). The 2-byte branch took `int32`s with 10%
+/// negatives (mostly 2-byte varints) from 1.3-1.6x the time of protobuf
+/// C++'s 1-/2-byte-branch loop to that loop's time (BENCHMARKS.md,
+/// "Single-value encodes and lengths").
 #[inline(always)]
 pub fn encode_to_slice<T: VarInt>(value: T, out: &mut [u8]) -> usize {
-    if value.to_u64() < 0x80 {
-        if let Some(first) = out.first_mut() {
-            *first = value.to_u64() as u8;
-            return 1;
-        }
+    let v = value.to_u64();
+    if v < 0x80 {
+        // Separate from the test above (not `&& !out.is_empty()`): the
+        // 1-byte path is then one compare and one store, as in a byte loop.
+        let Some(first) = out.first_mut() else {
+            too_short(1, 0)
+        };
+        *first = v as u8;
+        return 1;
+    }
+    if v < 0x4000 {
+        let Some(two) = out.first_chunk_mut::<2>() else {
+            too_short(2, out.len())
+        };
+        *two = two_byte_varint(v);
+        return 2;
     }
     encode_longer_to_slice(value, out)
 }
 
-/// [`encode_to_slice`] past its 1-byte test: kept apart so that the test is
-/// always inlined and the kernel is left to the inliner.
+/// The 2-byte varint of `value` (`0x80 <= value < 0x4000`).
+#[inline(always)]
+pub(crate) fn two_byte_varint(value: u64) -> [u8; 2] {
+    debug_assert!((0x80..0x4000).contains(&value));
+    [value as u8 | 0x80, (value >> 7) as u8]
+}
+
+/// [`encode_to_slice`] past its 1- and 2-byte tests: kept apart so that the
+/// tests are always inlined and the kernel is left to the inliner.
 #[inline]
 fn encode_longer_to_slice<T: VarInt>(value: T, out: &mut [u8]) -> usize {
     encode_to_slice_with(out, |window| selected::encode(value, window))
@@ -122,7 +148,7 @@ pub unsafe fn encode_unchecked<T: VarInt>(value: T, ptr: *mut u8) -> usize {
     unsafe { store_unchecked(value, ptr) }
 }
 
-#[cfg(feature = "bytes")]
+#[cfg(any(feature = "bytes", feature = "alloc"))]
 /// How many bytes [`store_unchecked`] writes for `T`: 10 for 64-bit types,
 /// whose varints reach 10 bytes, 8 for the others (at most 5 bytes).
 #[inline(always)]
@@ -155,6 +181,67 @@ pub(crate) unsafe fn store_unchecked<T: VarInt>(value: T, ptr: *mut u8) -> usize
         }
     }
     len
+}
+
+/// Appends the varint of `value` to `out` and returns the number of bytes
+/// appended (1..=10). `out`'s existing bytes are kept; it grows as
+/// [`Vec::push`] makes it grow.
+///
+/// ```
+/// let mut out = vec![0x08]; // a field key, already there
+/// assert_eq!(varint_turbo::encode_to_vec(150u32, &mut out), 2);
+/// assert_eq!(varint_turbo::encode_to_vec(1u64, &mut out), 1);
+/// assert_eq!(out, [0x08, 0x96, 0x01, 0x01]);
+/// ```
+///
+/// A value below `0x80` is one [`Vec::push`] and one below `0x4000` a
+/// 2-byte append, behind predicted branches, as in [`encode_to_slice`];
+/// longer varints reserve room for the kernel's stores and are written in
+/// place, with no copy through a 16-byte array.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+pub fn encode_to_vec<T: VarInt>(value: T, out: &mut Vec<u8>) -> usize {
+    let v = value.to_u64();
+    if v < 0x80 {
+        out.push(v as u8);
+        return 1;
+    }
+    if v < 0x4000 {
+        out.extend_from_slice(&two_byte_varint(v));
+        return 2;
+    }
+    encode_longer_to_vec(value, out)
+}
+
+/// [`encode_to_vec`] past its 1- and 2-byte tests, kept apart as
+/// `encode_longer_to_slice` is.
+#[cfg(feature = "alloc")]
+#[inline]
+fn encode_longer_to_vec<T: VarInt>(value: T, out: &mut Vec<u8>) -> usize {
+    out.reserve(stored_bytes::<T>());
+    let at = out.len();
+    // SAFETY: the `reserve` above leaves room for `stored_bytes::<T>()`
+    // bytes from `at`, all that `store_unchecked` writes.
+    let len = unsafe { store_unchecked(value, out.as_mut_ptr().add(at)) };
+    // SAFETY: `store_unchecked` initialized bytes `at..at + len` (`len` <=
+    // `stored_bytes::<T>()`, within the reserved capacity).
+    unsafe { out.set_len(at + len) };
+    len
+}
+
+/// [`encode_to_vec`] for a zigzag varint (protobuf `sint32`/`sint64`,
+/// Avro `int`/`long`): appends it to `out` and returns its length.
+///
+/// ```
+/// let mut out = Vec::new();
+/// assert_eq!(varint_turbo::encode_zigzag_to_vec(-1i32, &mut out), 1);
+/// assert_eq!(varint_turbo::encode_zigzag_to_vec(64i64, &mut out), 2);
+/// assert_eq!(out, [0x01, 0x80, 0x01]);
+/// ```
+#[cfg(feature = "alloc")]
+#[inline]
+pub fn encode_zigzag_to_vec<T: ZigZag>(value: T, out: &mut Vec<u8>) -> usize {
+    encode_to_vec(value.zigzag_encode(), out)
 }
 
 /// [`encode_to_slice`] for a zigzag varint.

@@ -202,6 +202,8 @@ pub use encode::{
     encode, encode_to_slice, encode_unchecked, encode_zigzag, encode_zigzag_to_slice, encoded_len,
     encoded_len_u32, encoded_len_u64,
 };
+#[cfg(feature = "alloc")]
+pub use encode::{encode_to_vec, encode_zigzag_to_vec};
 pub use error::{BulkDecodeError, DecodeError};
 #[cfg(feature = "std")]
 pub use io::{BufReadVarint, ReadVarint, WriteVarint};

@@ -207,6 +207,18 @@ fn put_into_a_full_buffer_panics_without_writing() {
     }));
     assert!(result.is_err());
     assert_eq!(storage, [0xac, 0x02, 0xee, 0xee]);
+    // One byte left: neither a 2-byte varint nor the kernel's is written.
+    for value in [300u64, 1 << 14] {
+        let mut storage = [0xeeu8; 3];
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            let mut room: &mut [u8] = &mut storage[..];
+            room.put_varint(5u8);
+            room.put_varint(6u8);
+            room.put_varint(value);
+        }));
+        assert!(result.is_err());
+        assert_eq!(storage, [5, 6, 0xee]);
+    }
 
     let mut storage = [0xeeu8; 5];
     let result = catch_unwind(AssertUnwindSafe(|| {

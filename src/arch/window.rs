@@ -125,6 +125,6 @@ pub(crate) fn encode_to_slice_with(
 #[cold]
 #[inline(never)]
 #[track_caller]
-fn too_short(needed: usize, got: usize) -> ! {
+pub(crate) fn too_short(needed: usize, got: usize) -> ! {
     panic!("encode_to_slice: the varint needs {needed} bytes but the buffer has {got}")
 }

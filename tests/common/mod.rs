@@ -661,6 +661,27 @@ pub fn check_encode<T: TestInt>(backends: &[Backend], value: T) {
         assert_eq!(varint_turbo::encoded_len_u32(narrow), n);
     }
 
+    // The appending writer: after existing bytes, into a `Vec` with no
+    // spare capacity, with exactly the varint's spare capacity and with
+    // plenty.
+    for (prefix, spare) in [(0, 0), (3, 0), (5, n), (1, 64)] {
+        let mut out = Vec::with_capacity(prefix + spare);
+        out.extend((0..prefix).map(|i| 0xa0 | i as u8));
+        let before = out.clone();
+        assert_eq!(
+            varint_turbo::encode_to_vec(value, &mut out),
+            n,
+            "encode_to_vec::<{}>({value:?}) after {prefix} bytes",
+            T::NAME
+        );
+        assert_eq!(
+            (&out[..prefix], &out[prefix..]),
+            (&before[..], &expected[..]),
+            "encode_to_vec::<{}>({value:?}) after {prefix} bytes",
+            T::NAME
+        );
+    }
+
     // The in-place writer: the varint, then bytes that are untouched or
     // zero, and nothing written from index 10 on.
     let mut spare = [0xa5u8; 32];
@@ -776,6 +797,19 @@ pub fn check_encode_zigzag<S: TestSigned>(backends: &[Backend], value: S) {
     );
     let expected = reference_encode(unsigned.as_u64());
     let n = expected.len();
+    let mut out = vec![0xee];
+    assert_eq!(
+        varint_turbo::encode_zigzag_to_vec(value, &mut out),
+        n,
+        "encode_zigzag_to_vec::<{}>({value:?})",
+        S::NAME
+    );
+    assert_eq!(
+        (out[0], &out[1..]),
+        (0xee, &expected[..]),
+        "encode_zigzag_to_vec::<{}>({value:?})",
+        S::NAME
+    );
     for &backend in backends {
         let name = backend.name();
         let (bytes, len) = backend.encode_zigzag(value);
