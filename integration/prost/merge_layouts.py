@@ -11,7 +11,10 @@ Per row and copy: the median over the layouts of each layout's median
 ratio, and in brackets the lowest and highest layout median. The prost
 column: the median over the layouts of prost's ns per unit.
 
-Usage: merge_layouts.py RESULTS.md... > merged.md
+Usage: merge_layouts.py [--base NAME] RESULTS.md... > merged.md
+
+--base: what the ratios are to, for the title (default: unpatched prost
+0.14.6; scripts/avro-harness gives its own).
 """
 
 import re
@@ -42,18 +45,22 @@ def rows(path):
 
 def main():
     paths = sys.argv[1:]
+    base, first_column = "unpatched prost 0.14.6", "prost"
+    if paths[:1] == ["--base"] and len(paths) > 1:
+        base, first_column, paths = paths[1], "the first column", paths[2:]
     if not paths:
-        sys.exit("usage: merge_layouts.py RESULTS.md...")
+        sys.exit("usage: merge_layouts.py [--base NAME] RESULTS.md...")
     runs = [rows(p) for p in paths]
     _, first, order = runs[0]
     for path, (_, table, _) in zip(paths, runs):
         if set(table) != set(first):
             sys.exit(f"merge_layouts.py: {path} has other rows than {paths[0]}")
     print(
-        "Time ratio to unpatched prost 0.14.6 (< 1 is faster): the median over "
+        f"Time ratio to {base} (< 1 is faster): the median over "
         f"{len(paths)} code layouts (LLD --shuffle-sections seeds 1..{len(paths)}) "
         "of each layout's median over its alternating rounds; in brackets the "
-        "lowest and highest layout median. prost: the median of its ns per unit."
+        f"lowest and highest layout median. {first_column[0].upper()}{first_column[1:]}: "
+        "the median of its ns per unit."
     )
     header_seen = set()
     for key in order:
