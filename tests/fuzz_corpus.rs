@@ -54,3 +54,8 @@ fn round_trip_corpus() {
 fn ecosystem_corpus() {
     replay("ecosystem", common::ecosystem::ecosystem);
 }
+
+#[test]
+fn delta_corpus() {
+    replay("delta", common::delta::delta);
+}

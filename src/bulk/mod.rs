@@ -255,6 +255,17 @@ pub(crate) fn decode_uninit<T: VarInt>(
     }
 }
 
+/// The backend whose [`Backend::decode_run_uninit`] decodes `input` batch
+/// by batch (the delta decoders): the one [`decode_uninit`] picks for an
+/// input of this length and shape past its short-input paths.
+pub(crate) fn batch_backend<T: VarInt>(input: &[u8]) -> Backend {
+    let detected = detected_backend();
+    if detected == Backend::Avx512Vbmi2 {
+        return detected;
+    }
+    decode_backend::<T>(input, detected)
+}
+
 /// [`decode_uninit`] of `input[start..]` as one batch of a longer decode
 /// (see [`Backend::decode_run_uninit`]): may stop early, may read the
 /// bytes before `start`; returns (values, position of the next varint).

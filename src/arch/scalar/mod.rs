@@ -8,6 +8,7 @@
 //!   [`Backend::Scalar`](crate::Backend::Scalar) (terminator bitmaps, then an
 //!   independent word step per value).
 //! * `encode_slice`: the bulk encoder, the single-value encoder in a loop.
+//! * `prefix_sum`: the running sum of the delta decoders (`delta`).
 //! * `sizes`: `count_varints` and `encoded_len_sum` without intrinsics.
 //! * `tail`: the value-by-value decoder every bulk backend finishes with,
 //!   so that all bulk errors come from one place.
@@ -16,6 +17,7 @@
 
 pub(crate) mod decode_slice;
 pub(crate) mod encode_slice;
+pub(crate) mod prefix_sum;
 pub(crate) mod single;
 pub(crate) mod sizes;
 pub(crate) mod tail;
