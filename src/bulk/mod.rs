@@ -12,7 +12,7 @@ use core::mem::MaybeUninit;
 
 use crate::arch::as_uninit;
 use crate::arch::scalar::decode_slice::{
-    bytewise_values, decode_slice_scalar, first_16_terminators, BYTEWISE_MAX_BYTES,
+    bytewise_values, decode_slice_scalar, first_16_terminators, one_byte_words, BYTEWISE_MAX_BYTES,
 };
 use crate::arch::scalar::encode_slice::encode_slice_into_scalar;
 use crate::arch::scalar::sizes::{count_varints_portable, encoded_len_sum_portable};
@@ -190,10 +190,28 @@ pub fn decode_slice<T: VarInt>(
         // the caller, costs what a protobuf runtime's loop costs; through
         // the call into the dispatch (and its result through memory) one
         // enum took 9.6 ns against the prost loop's 6.9, inline 5.7
-        // (BENCHMARKS.md, "Session of 2026-11-26 (7)").
-        return bytewise_values(input, out);
+        // (BENCHMARKS.md, "Session of 2026-11-26 (7)"). From 8 bytes,
+        // runs of 1-byte varints first take whole words.
+        return short_values(input, out);
     }
     decode_uninit(input, out)
+}
+
+/// A short input (at most [`BYTEWISE_ONES_MAX_BYTES`]): its leading 1-byte
+/// runs a word at a time ([`one_byte_words`], from 8 bytes on), the rest
+/// by the byte loop.
+#[inline(always)]
+fn short_values<T: VarInt>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+) -> Result<(usize, usize), BulkDecodeError> {
+    let (n, pos) = one_byte_words(input, out);
+    if pos == input.len() || n == out.len() {
+        return Ok((n, pos));
+    }
+    bytewise_values(&input[pos..], &mut out[n..])
+        .map(|(m, bytes)| (n + m, pos + bytes))
+        .map_err(|e| BulkDecodeError::new(e.kind(), n + e.index(), pos + e.offset()))
 }
 
 /// [`decode_slice`] into slots that need not be initialized (see
@@ -203,7 +221,7 @@ pub(crate) fn decode_uninit<T: VarInt>(
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
     if input.len() <= BYTEWISE_MAX_BYTES {
-        return bytewise_values(input, out);
+        return short_values(input, out);
     }
     let detected = detected_backend();
     if detected == Backend::Avx512Vbmi2 {
@@ -223,9 +241,10 @@ pub(crate) fn decode_uninit<T: VarInt>(
         // SAFETY: `detected_backend` is supported by this CPU.
         return unsafe { detected.decode_uninit_supported(input, out) };
     }
-    if (input.len() <= BYTEWISE_ONES_MAX_BYTES && mostly_one_byte(input))
-        || (input.len() <= BYTEWISE_LONG_MAX_BYTES && mostly_long(input))
-    {
+    if input.len() <= BYTEWISE_ONES_MAX_BYTES && mostly_one_byte(input) {
+        return short_values(input, out);
+    }
+    if input.len() <= BYTEWISE_LONG_MAX_BYTES && mostly_long(input) {
         return bytewise_values(input, out);
     }
     #[cfg(target_arch = "x86_64")]
