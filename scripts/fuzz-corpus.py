@@ -10,6 +10,8 @@ real-peer vectors in tests/data/ (see tests/data/README.md).
   (Python protobuf/upb), behind the control byte 0x80 that the targets read
   first (decode_bulk: out.len() = values + 8; round_trip: room for every
   value + 8 bytes; see fuzzer_chosen_len in tests/common/differential.rs).
+* delta: every distinct packed payload behind the 11 control bytes of
+  tests/common/delta.rs (out.len(), index, key, previous).
 * ecosystem: every distinct packed payload behind two control bytes (chunk
   size; out.len()/room as above, 0x80), and then the same values again as
   an Avro array of longs (two blocks, the second with its byte size, and
@@ -73,6 +75,14 @@ def main():
     # Read as signed LEB128 (negative int32s are 10-byte varints: too long
     # for i32, a bad 10th byte for i64), and as the values of the encoders.
     write_seeds("sleb128", seeds)
+    # delta: out.len() and select's index = values + 8, search's key the
+    # value at that index minus 1, previous cycling through 0, 2^32 - 1 and
+    # 2^64 - 1 (wrapping sums).
+    previous = [bytes(8), (2**32 - 1).to_bytes(8, "little"), b"\xff" * 8]
+    write_seeds(
+        "delta",
+        [b"\x80\x80\x00" + previous[i % 3] + payload for i, payload in enumerate(payloads)],
+    )
 
     eco = []
     index = 0

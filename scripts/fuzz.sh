@@ -24,7 +24,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 SECONDS_PER_TARGET=${1:-60}
 shift || true
-ALL_TARGETS=(decode_single decode_unchecked decode_bulk round_trip ecosystem sleb128)
+ALL_TARGETS=(decode_single decode_unchecked decode_bulk round_trip ecosystem sleb128 delta)
 TARGETS=("$@")
 [[ ${#TARGETS[@]} -eq 0 ]] && TARGETS=("${ALL_TARGETS[@]}")
 NICE=${FUZZ_NICE:-0}
@@ -43,6 +43,8 @@ max_len() {
     # Two control bytes, then a stream that every module walks varint by
     # varint (ecosystem: bytes_ext, io, protobuf, avro).
     ecosystem) echo 256 ;;
+    # 11 control bytes (out.len(), index, key, previous), then the gaps.
+    delta) echo 1024 ;;
     *) echo "unknown fuzz target '$1' (known: ${ALL_TARGETS[*]})" >&2; return 1 ;;
     esac
 }

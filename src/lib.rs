@@ -88,6 +88,7 @@
 //! | [`protobuf`] | one module per varint scalar type (`int32`, `uint64`, `sint32`, `bool`, `enumeration`, ...) with `encode`/`decode`/packed helpers; [`protobuf::FieldKey`], [`protobuf::WireType`]; [`protobuf::decode_length_delimited`] |
 //! | [`avro`] | `int`/`long` with Avro's limits; arrays of longs in both block forms |
 //! | [`sleb128`] | signed LEB128 (WebAssembly, DWARF): `i32`/`i64` with WebAssembly's limits, single values and bulk on every backend |
+//! | [`delta`] | delta-coded sorted `u32`/`u64` lists (varints of the gaps): decode fused with the running sum, encode, select, search |
 //! | `bytes_ext` (feature `bytes`) | `BufVarint`/`BufMutVarint`: varints on `bytes::Buf`/`BufMut`, also across chunk seams |
 //! | `io` (feature `std`) | `ReadVarint`/`BufReadVarint`/`WriteVarint` on `std::io::Read`/`BufRead`/`Write` |
 //!
@@ -175,6 +176,7 @@ mod bulk;
 pub mod bytes_ext;
 mod cpu;
 mod decode;
+pub mod delta;
 mod encode;
 mod error;
 #[cfg(feature = "std")]

@@ -275,6 +275,45 @@ fn mostly_one_byte_inputs_of_17_to_24_bytes() {
     }
 }
 
+/// 1 to 32 one-byte varints with up to two longer ones (2 to 10 bytes, an
+/// 11-byte overflow, a cut-off last one) at every position, into outputs
+/// of every length around the values' count: the word steps of short
+/// inputs (`one_byte_words`), the byte loop and every backend agree with
+/// the reference.
+#[test]
+fn one_byte_values_with_longer_ones_at_every_position() {
+    let backends = bulk_backends();
+    let longer: [&[u8]; 6] = [
+        &[0x81, 0x01],
+        &[0xff, 0xff, 0x03],
+        &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f],
+        &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01],
+        &[0xff; 11],
+        &[0x80],
+    ];
+    for count in 1..=32usize {
+        let ones: Vec<u8> = (0..count).map(|i| (i * 37 % 128) as u8).collect();
+        for out_len in [0, 1, count.saturating_sub(1), count, count + 1, count + 9] {
+            check_all_types(&backends, &ones, out_len);
+        }
+        for long in longer {
+            for at in 0..=count {
+                for second in [None, Some(count / 2), Some(count)] {
+                    let mut input = ones.clone();
+                    if let Some(second) = second.filter(|&second| second >= at) {
+                        input.splice(second..second, [0x80, 0x01]);
+                    }
+                    input.splice(at..at, long.iter().copied());
+                    let values = input.iter().filter(|&&byte| byte < 0x80).count();
+                    for out_len in [at, at + 1, values.saturating_sub(1), values, values + 8] {
+                        check_all_types(&backends, &input, out_len);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Inputs shaped for each of the bulk dispatch's routes (what its sample,
 /// the first 16 bytes, shows: only 1-byte varints; only 1- and 2-byte
 /// ones; few 1- and 2-byte ones among 3-5-byte or 8-10-byte ones; the u32

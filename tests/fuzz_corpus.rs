@@ -59,3 +59,8 @@ fn ecosystem_corpus() {
 fn sleb128_corpus() {
     replay("sleb128", common::sleb128::sleb128_target);
 }
+
+#[test]
+fn delta_corpus() {
+    replay("delta", common::delta::delta);
+}

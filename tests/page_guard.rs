@@ -531,3 +531,84 @@ fn bulk_encode_never_writes_past_the_output() {
     for_each_unsigned!(unsigned(&backends, &mut page));
     for_each_signed!(signed(&mut page));
 }
+
+/// The `delta` functions never read outside the input nor write past the
+/// output: streams of mixed gaps (valid, with an overflowing one,
+/// truncated, all 1-byte) of every length up to 130 bytes and some longer,
+/// placed right after the leading guard page and right before the trailing
+/// one, decoded (`decode_slice` into outputs that end right before a guard
+/// page, `select`, `search`) and re-encoded (`encode_slice_into` into
+/// every room up to the encoding's, ending right before a guard page),
+/// through every bulk backend and the API, `u32` and `u64`.
+#[test]
+fn delta_never_touches_memory_outside_its_slices() {
+    use common::delta::{check_delta_decodes, reference_decode_delta, TestDelta};
+    fn one<T: TestDelta + Default>(
+        backends: &[BulkBackend],
+        input: &[u8],
+        outputs: &mut GuardedPage,
+    ) {
+        let previous = T::from_u64_wrapping(u64::MAX - 1000);
+        let count = input.iter().filter(|&&b| b < 0x80).count();
+        let (values, _) = reference_decode_delta(input, usize::MAX, previous);
+        let key = values.get(count / 2).copied().unwrap_or(previous);
+        check_delta_decodes::<T>(backends, input, count, previous, count / 2, key);
+        for out_len in [0, 1, count / 2, count.saturating_sub(1), count, count + 1] {
+            let expected = reference_decode_delta(input, out_len, previous);
+            for &backend in backends {
+                let out = outputs.tail_of::<T>(out_len);
+                let got = backend.decode_slice_delta(input, out, previous);
+                let what = format!("{backend}: decode_slice_delta::<{}>", T::NAME);
+                differential::check_bulk_outcome(&what, input, out_len, &expected, got, out);
+            }
+            let out = outputs.tail_of::<T>(out_len);
+            let got = varint_turbo::delta::decode_slice(input, out, previous);
+            let what = format!("delta::decode_slice::<{}>", T::NAME);
+            differential::check_bulk_outcome(&what, input, out_len, &expected, got, out);
+        }
+        let mut encoding = Vec::new();
+        varint_turbo::delta::encode_slice(&values, &mut encoding, previous);
+        for room in (0..=encoding.len()).step_by(1 + encoding.len() / 40) {
+            let want = varint_turbo::Backend::Scalar.encode_slice_delta_into(
+                &values,
+                &mut vec![0; room],
+                previous,
+            );
+            for &backend in backends {
+                let out = outputs.tail(room);
+                let got = backend.encode_slice_delta_into(&values, out, previous);
+                assert_eq!(got, want, "{backend}: encode_slice_delta_into, room {room}");
+                assert_eq!(&out[..got.1], &encoding[..got.1], "{backend}, room {room}");
+            }
+            let out = outputs.tail(room);
+            let got = varint_turbo::delta::encode_slice_into(&values, out, previous);
+            assert_eq!(got, want, "delta::encode_slice_into, room {room}");
+        }
+    }
+    let backends = differential::bulk_backends();
+    let mut inputs = GuardedPage::new();
+    let mut outputs = GuardedPage::new();
+    let mut streams = Vec::new();
+    for seed in 1..=3u64 {
+        streams.push(encode_all(&mixed_values(150, seed)));
+    }
+    let mut bad = encode_all(&mixed_values(30, 9));
+    bad.extend([0xff; 11]);
+    bad.extend(encode_all(&mixed_values(30, 10)));
+    bad.push(0x80);
+    streams.push(bad);
+    streams.push(vec![0x01; 300]);
+    for stream in &streams {
+        let lengths = (0..=stream.len().min(130)).chain((131..=stream.len()).step_by(17));
+        for n in lengths {
+            let head = inputs.head(n);
+            head.copy_from_slice(&stream[stream.len() - n..]);
+            one::<u32>(&backends, head, &mut outputs);
+            one::<u64>(&backends, head, &mut outputs);
+            let tail = inputs.tail(n);
+            tail.copy_from_slice(&stream[..n]);
+            one::<u32>(&backends, tail, &mut outputs);
+            one::<u64>(&backends, tail, &mut outputs);
+        }
+    }
+}

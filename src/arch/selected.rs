@@ -1,4 +1,5 @@
-//! The single-value API's choice of kernel, made at compile time wherever
+//! The single-value API's choice of kernel (and of the delta decoders'
+//! running sum, `prefix_sum`), made at compile time wherever
 //! the build can know the answer, because an indirect call would cost more
 //! than the work:
 //!
@@ -154,6 +155,18 @@ cfg_if::cfg_if! {
         }
     } else {
         pub(crate) use crate::arch::scalar::sizes::encoded_len_64_sum_portable as encoded_len_64_sum;
+    }
+}
+
+cfg_if::cfg_if! {
+    if #[cfg(all(target_arch = "x86_64", not(varint_turbo_force_scalar)))] {
+        /// The running sum of the delta decoders, in SSE2 lanes (every
+        /// x86-64 CPU has them, so no run-time check).
+        pub(crate) use crate::arch::x86_64::sse2::prefix_sum;
+    } else {
+        /// The running sum of the delta decoders: the portable one (on
+        /// aarch64 too: no NEON form has been tested on an aarch64 host).
+        pub(crate) use crate::arch::scalar::prefix_sum::prefix_sum;
     }
 }
 

@@ -135,7 +135,6 @@ impl Backend {
     /// Returns (values, position of the next varint in `input`); errors
     /// count their offset from `input`'s start. Every call with input and
     /// room left decodes at least one value or fails.
-    #[cfg(feature = "alloc")]
     pub(crate) fn decode_run_uninit<T: VarInt>(
         self,
         input: &[u8],

@@ -23,7 +23,7 @@ use core::mem::MaybeUninit;
 
 use crate::arch::as_uninit;
 use crate::arch::scalar::decode_slice::{
-    bytewise_values, decode_slice_scalar, first_16_terminators, BYTEWISE_MAX_BYTES,
+    bytewise_values, decode_slice_scalar, first_16_terminators, one_byte_words, BYTEWISE_MAX_BYTES,
 };
 use crate::arch::scalar::encode_slice::encode_slice_into_scalar;
 use crate::arch::scalar::sizes::{count_varints_portable, encoded_len_sum_portable};
@@ -201,11 +201,29 @@ pub fn decode_slice<T: VarInt>(
         // the caller, costs what a protobuf runtime's loop costs; through
         // the call into the dispatch (and its result through memory) one
         // enum took 9.6 ns against the prost loop's 6.9, inline 5.7
-        // (BENCHMARKS.md, "Session of 2026-11-26 (7)").
+        // (BENCHMARKS.md, "Session of 2026-11-26 (7)"). From 8 bytes,
+        // runs of 1-byte varints first take whole words.
         trace_route!(ByteLoop);
-        return bytewise_values(input, out);
+        return short_values(input, out);
     }
     decode_uninit(input, out)
+}
+
+/// A short input (at most [`BYTEWISE_ONES_MAX_BYTES`]): its leading 1-byte
+/// runs a word at a time ([`one_byte_words`], from 8 bytes on), the rest
+/// by the byte loop.
+#[inline(always)]
+fn short_values<T: VarInt>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+) -> Result<(usize, usize), BulkDecodeError> {
+    let (n, pos) = one_byte_words(input, out);
+    if pos == input.len() || n == out.len() {
+        return Ok((n, pos));
+    }
+    bytewise_values(&input[pos..], &mut out[n..])
+        .map(|(m, bytes)| (n + m, pos + bytes))
+        .map_err(|e| BulkDecodeError::new(e.kind(), n + e.index(), pos + e.offset()))
 }
 
 /// [`decode_slice`] into slots that need not be initialized (see
@@ -216,7 +234,7 @@ pub(crate) fn decode_uninit<T: VarInt>(
 ) -> Result<(usize, usize), BulkDecodeError> {
     if input.len() <= BYTEWISE_MAX_BYTES {
         trace_route!(ByteLoop);
-        return bytewise_values(input, out);
+        return short_values(input, out);
     }
     let detected = detected_backend();
     if detected == Backend::Avx512Vbmi2 {
@@ -237,9 +255,11 @@ pub(crate) fn decode_uninit<T: VarInt>(
         // SAFETY: `detected_backend` is supported by this CPU.
         return unsafe { detected.decode_uninit_supported(input, out) };
     }
-    if (input.len() <= BYTEWISE_ONES_MAX_BYTES && mostly_one_byte(input))
-        || (input.len() <= BYTEWISE_LONG_MAX_BYTES && mostly_long(input))
-    {
+    if input.len() <= BYTEWISE_ONES_MAX_BYTES && mostly_one_byte(input) {
+        trace_route!(ByteLoop);
+        return short_values(input, out);
+    }
+    if input.len() <= BYTEWISE_LONG_MAX_BYTES && mostly_long(input) {
         trace_route!(ByteLoop);
         return bytewise_values(input, out);
     }
@@ -271,6 +291,17 @@ pub(crate) fn decode_uninit<T: VarInt>(
             unsafe { backend.decode_uninit_supported(input, out) }
         }
     }
+}
+
+/// The backend whose [`Backend::decode_run_uninit`] decodes `input` batch
+/// by batch (the delta decoders): the one [`decode_uninit`] picks for an
+/// input of this length and shape past its short-input paths.
+pub(crate) fn batch_backend<T: VarInt>(input: &[u8]) -> Backend {
+    let detected = detected_backend();
+    if detected == Backend::Avx512Vbmi2 {
+        return detected;
+    }
+    decode_backend::<T>(input, detected)
 }
 
 /// [`decode_uninit`] of `input[start..]` as one batch of a longer decode

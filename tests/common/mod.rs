@@ -854,6 +854,7 @@ pub fn check_encode_zigzag<S: TestSigned>(backends: &[Backend], value: S) {
 // The fuzz targets' oracle (after the macros above, which it uses)
 // ---------------------------------------------------------------------------
 
+pub mod delta;
 pub mod differential;
 pub mod ecosystem;
 #[macro_use]

@@ -12,6 +12,7 @@
 //!   [`Backend::Scalar`](crate::Backend::Scalar) (terminator bitmaps, then an
 //!   independent word step per value).
 //! * `encode_slice`: the bulk encoder, the single-value encoder in a loop.
+//! * `prefix_sum`: the running sum of the delta decoders (`delta`).
 //! * `sizes`: `count_varints` and `encoded_len_sum` without intrinsics.
 //! * `sleb128`: signed LEB128 (the `sleb128` module's reference: single
 //!   values, the bulk decoder, and the sign step after an unsigned kernel).
@@ -22,6 +23,7 @@
 
 pub(crate) mod decode_slice;
 pub(crate) mod encode_slice;
+pub(crate) mod prefix_sum;
 pub(crate) mod single;
 pub(crate) mod sizes;
 pub(crate) mod sleb128;

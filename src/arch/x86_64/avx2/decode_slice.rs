@@ -273,8 +273,6 @@ pub unsafe fn decode_short_input<T: VarInt>(
 ///
 /// # Safety
 /// The CPU must support AVX2, BMI1, BMI2, POPCNT and LZCNT.
-// Its only caller, the packed-field decoder, needs `alloc`.
-#[cfg(feature = "alloc")]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
 pub unsafe fn decode_run<T: VarInt>(
     input: &[u8],

@@ -268,8 +268,6 @@ pub unsafe fn decode_short_input<T: VarInt>(
 ///
 /// # Safety
 /// The CPU must support SSSE3 and POPCNT.
-// Its only caller, the packed-field decoder, needs `alloc`.
-#[cfg(feature = "alloc")]
 #[target_feature(enable = "ssse3,popcnt")]
 pub unsafe fn decode_run<T: VarInt>(
     input: &[u8],

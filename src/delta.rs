@@ -1,0 +1,601 @@
+//! Delta-coded sorted lists (posting lists, sorted ids, timestamps): each
+//! value is stored as the varint of its gap to the one before it, the
+//! first as its gap to a `previous` value the caller supplies (0 for a
+//! list on its own, the last value of the block before for a list stored
+//! in blocks).
+//!
+//! | function | what it does |
+//! |---|---|
+//! | [`decode_slice`] | the values of the list: the varints decoded and summed in one call |
+//! | [`encode_slice`], [`encode_slice_into`] | the varints of a list's gaps |
+//! | [`select`] | the value at an index, without storing the others |
+//! | [`search`] | the index and value of the first value at least a key (a lower bound) |
+//!
+//! These are the operations of Masked VByte's `masked_vbyte_decode_delta`,
+//! `masked_vbyte_select_delta` and `masked_vbyte_search_delta` (Plaisance,
+//! Kurz and Lemire, "Vectorized VByte Decoding", 2015), over the varints of
+//! this crate (protobuf's unsigned LEB128), in `u32` or `u64` ([`DeltaInt`]).
+//!
+//! ```
+//! use varint_turbo::delta;
+//! let ids = [3u32, 7, 300, 301, 100_000];
+//! let mut bytes = Vec::new();
+//! delta::encode_slice(&ids, &mut bytes, 0);
+//! // The gaps 3, 4, 293, 1, 99699: 1 + 1 + 2 + 1 + 3 bytes.
+//! assert_eq!(bytes.len(), 8);
+//!
+//! let mut out = [0u32; 5];
+//! assert_eq!(delta::decode_slice(&bytes, &mut out, 0), Ok((5, 8)));
+//! assert_eq!(out, ids);
+//! assert_eq!(delta::select::<u32>(&bytes, 2, 0), Ok(300));
+//! assert_eq!(delta::search(&bytes, 299u32, 0), Ok(Some((2, 300))));
+//! assert_eq!(delta::search(&bytes, 100_001u32, 0), Ok(None));
+//! ```
+//!
+//! # Semantics
+//!
+//! Value `i` is `previous + gap[0] + ... + gap[i]`, **wrapping** in the
+//! width of `T` (as Masked VByte's): no input is an error for its sums,
+//! and a list whose gaps were computed with wrapping subtraction (what
+//! [`encode_slice`] writes for any list, sorted or not) decodes to the
+//! list again. Each gap is a varint decoded by the rules of
+//! [`decode`](crate::decode) into `T` (at most [`VarInt::MAX_LEN`] bytes,
+//! a value that fits `T`), and a malformed one is reported as the bulk
+//! decoders report it: a [`BulkDecodeError`] with its kind, the index of
+//! its value and the byte offset where its varint starts.
+//!
+//! # Speed
+//!
+//! The gaps are decoded by the bulk backend of this CPU (see
+//! [`detected_backend`](crate::detected_backend)), a batch of at most
+//! 1,024 values at a time (all at once for inputs of at most 8 KiB), and
+//! each batch is summed while it is still in the L1 cache, in SSE2 lanes
+//! on x86-64 (the sums of a vector do not wait for the running sum, which
+//! moves by one add per two vectors). BENCHMARKS.md, "Delta-coded lists
+//! and short 1-byte runs", has the measurements against decoding and then
+//! summing in a second loop.
+
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+use core::mem::MaybeUninit;
+
+use crate::arch::scalar::decode_slice::{bytewise_values, BYTEWISE_MAX_BYTES};
+use crate::arch::scalar::prefix_sum::wrapping_total;
+use crate::arch::{as_uninit, scalar, selected};
+use crate::bulk::{self, Backend};
+use crate::error::{BulkDecodeError, DecodeError};
+use crate::varint::VarInt;
+
+/// The value types of delta-coded lists: `u32` and `u64`.
+///
+/// Implemented for those two only (its supertrait [`VarInt`] is sealed, so
+/// no other crate can add an implementation).
+///
+/// ```
+/// fn first<T: varint_turbo::delta::DeltaInt>(bytes: &[u8]) -> Option<T> {
+///     varint_turbo::delta::select(bytes, 0, T::default()).ok()
+/// }
+/// assert_eq!(first::<u64>(&[0x05, 0x01]), Some(5));
+/// ```
+pub trait DeltaInt: VarInt {}
+impl DeltaInt for u32 {}
+impl DeltaInt for u64 {}
+
+/// Inputs up to this many bytes are decoded by one call of the bulk
+/// decoder (its dispatch and its short-input paths, as
+/// [`decode_slice`](crate::decode_slice) takes them), then summed; longer
+/// ones in batches of [`BATCH`] values, so that each batch is summed while
+/// the decoder's stores are still in the L1 cache.
+const WHOLE_MAX_BYTES: usize = 8192;
+
+/// The values of a batch of a long input (4 KiB of `u32`s, 8 KiB of
+/// `u64`s: a fraction of any L1 data cache).
+const BATCH: usize = 1024;
+
+/// The gaps [`select`] and [`search`] decode at a time, into a stack buffer.
+const STACK_BATCH: usize = 256;
+
+/// Values encoded per chunk by the encoders: their gaps go into a stack
+/// buffer of at most 2 KiB, then to the bulk encoder.
+const GAP_CHUNK: usize = 256;
+
+/// Which decoder the gaps come from: the bulk API's own choice, or one
+/// backend (the [`Backend`] methods, for tests and benchmarks).
+#[derive(Clone, Copy)]
+enum Source {
+    Auto,
+    On(Backend),
+}
+
+impl Source {
+    /// The running sum that goes with the source: the portable one for
+    /// the scalar backend, the build's vector one otherwise.
+    fn prefix_sum<T: VarInt>(self) -> fn(&mut [T], T) -> T {
+        match self {
+            Source::On(Backend::Scalar) => scalar::prefix_sum::prefix_sum,
+            _ => selected::prefix_sum,
+        }
+    }
+}
+
+/// The gaps of an input, batch after batch.
+struct Gaps<'a> {
+    input: &'a [u8],
+    /// Where the next gap's varint starts.
+    pos: usize,
+    source: Source,
+    /// The backend of the batches after the first (or of all batches of
+    /// an input longer than [`WHOLE_MAX_BYTES`]).
+    batched: Backend,
+}
+
+impl<'a> Gaps<'a> {
+    fn new<T: VarInt>(input: &'a [u8], source: Source) -> Self {
+        let batched = match source {
+            Source::Auto => bulk::batch_backend::<T>(input),
+            Source::On(backend) => backend,
+        };
+        Gaps {
+            input,
+            pos: 0,
+            source,
+            batched,
+        }
+    }
+
+    /// Whether the first call takes the whole input (up to the room it
+    /// is given).
+    fn whole(&self) -> bool {
+        self.pos == 0 && self.input.len() <= WHOLE_MAX_BYTES
+    }
+
+    /// Whether every gap has been decoded.
+    fn done(&self) -> bool {
+        self.pos >= self.input.len()
+    }
+
+    /// Decodes the next gaps into `slots`, at least one unless the input
+    /// is done or `slots` is empty; returns how many. An error's index
+    /// counts from `slots`' start, its offset from the input's; the
+    /// values before it are in `slots`.
+    fn next<T: VarInt>(&mut self, slots: &mut [MaybeUninit<T>]) -> Result<usize, BulkDecodeError> {
+        let (n, next) = if self.whole() {
+            match self.source {
+                Source::Auto => bulk::decode_uninit(self.input, slots)?,
+                Source::On(backend) => backend.decode_uninit(self.input, slots)?,
+            }
+        } else {
+            self.batched
+                .decode_run_uninit(self.input, self.pos, slots)?
+        };
+        debug_assert!(next > self.pos || slots.is_empty() || self.done());
+        self.pos = next;
+        Ok(n)
+    }
+}
+
+/// The first `n` slots of `slots`, which the decoder has initialized.
+///
+/// # Safety
+/// `slots[..n]` must be initialized.
+unsafe fn assume_init<T>(slots: &mut [MaybeUninit<T>], n: usize) -> &mut [T] {
+    let slots = &mut slots[..n];
+    // SAFETY: initialized (caller); `MaybeUninit<T>` has `T`'s layout.
+    unsafe { core::slice::from_raw_parts_mut(slots.as_mut_ptr().cast::<T>(), n) }
+}
+
+fn decode_with<T: DeltaInt>(
+    source: Source,
+    input: &[u8],
+    out: &mut [T],
+    previous: T,
+) -> Result<(usize, usize), BulkDecodeError> {
+    let prefix_sum = source.prefix_sum::<T>();
+    if matches!(source, Source::Auto) && input.len() <= BYTEWISE_MAX_BYTES {
+        // A few values: the byte loop, inline, as `crate::decode_slice`.
+        let result = bytewise_values(input, as_uninit(out));
+        let written = result.map_or_else(|error| error.index(), |(n, _)| n);
+        scalar::prefix_sum::prefix_sum(&mut out[..written], previous);
+        return result;
+    }
+    let mut gaps = Gaps::new::<T>(input, source);
+    let mut written = 0;
+    let mut sum = previous;
+    while written < out.len() && !gaps.done() {
+        let end = if gaps.whole() || out.len() - written < 2 * BATCH {
+            out.len()
+        } else {
+            written + BATCH
+        };
+        match gaps.next(as_uninit(&mut out[written..end])) {
+            Ok(n) => {
+                sum = prefix_sum(&mut out[written..written + n], sum);
+                written += n;
+                if n == 0 {
+                    // Never expected (every call makes progress).
+                    break;
+                }
+            }
+            Err(error) => {
+                let failed = written + error.index();
+                prefix_sum(&mut out[written..failed], sum);
+                return Err(BulkDecodeError::new(error.kind(), failed, error.offset()));
+            }
+        }
+    }
+    Ok((written, gaps.pos))
+}
+
+fn select_with<T: DeltaInt>(
+    source: Source,
+    input: &[u8],
+    index: usize,
+    previous: T,
+) -> Result<T, BulkDecodeError> {
+    let mut slots = [MaybeUninit::<T>::uninit(); STACK_BATCH];
+    let mut gaps = Gaps::new::<T>(input, source);
+    // Gaps summed so far.
+    let mut done = 0;
+    let mut sum = previous;
+    loop {
+        if gaps.done() {
+            // The input holds `done <= index` values: value `index` would
+            // start at its end.
+            return Err(BulkDecodeError::new(
+                DecodeError::Truncated,
+                done,
+                input.len(),
+            ));
+        }
+        let want = (index - done).min(STACK_BATCH - 1) + 1;
+        let n = gaps.next(&mut slots[..want]).map_err(|error| {
+            BulkDecodeError::new(error.kind(), done + error.index(), error.offset())
+        })?;
+        // SAFETY: the decoder initialized the first `n` slots.
+        sum = wrapping_total(unsafe { assume_init(&mut slots, n) }, sum);
+        done += n;
+        if done > index {
+            return Ok(sum);
+        }
+        if n == 0 {
+            // Never expected (every call makes progress): report the
+            // value where it stalled as the reference decoder does.
+            return Err(first_error::<T>(input, gaps.pos, done));
+        }
+    }
+}
+
+/// The error the single-value decoder reports for the varint at `pos`
+/// (value `index`): `Truncated` if it decodes.
+#[cold]
+fn first_error<T: VarInt>(input: &[u8], pos: usize, index: usize) -> BulkDecodeError {
+    let kind = crate::decode::<T>(&input[pos.min(input.len())..])
+        .err()
+        .unwrap_or(DecodeError::Truncated);
+    BulkDecodeError::new(kind, index, pos)
+}
+
+/// The index of the first of `values` at least `key`: a test of 16 values
+/// at a time that the compiler vectorizes, then a scan of the 16 that
+/// hold it.
+#[inline]
+fn first_at_least<T: DeltaInt>(values: &[T], key: T) -> Option<usize> {
+    let mut at = 0;
+    for chunk in values.chunks(16) {
+        if chunk.iter().fold(false, |any, &value| any | (value >= key)) {
+            return chunk.iter().position(|&value| value >= key).map(|i| at + i);
+        }
+        at += chunk.len();
+    }
+    None
+}
+
+fn search_with<T: DeltaInt>(
+    source: Source,
+    input: &[u8],
+    key: T,
+    previous: T,
+) -> Result<Option<(usize, T)>, BulkDecodeError> {
+    let prefix_sum = source.prefix_sum::<T>();
+    let mut slots = [MaybeUninit::<T>::uninit(); STACK_BATCH];
+    let mut gaps = Gaps::new::<T>(input, source);
+    let mut done = 0;
+    let mut sum = previous;
+    while !gaps.done() {
+        let (n, error) = match gaps.next(&mut slots) {
+            Ok(0) => return Err(first_error::<T>(input, gaps.pos, done)),
+            Ok(n) => (n, None),
+            Err(error) => (error.index(), Some(error)),
+        };
+        // SAFETY: the decoder initialized the first `n` slots (those
+        // before the error's index, if it failed).
+        let values = unsafe { assume_init(&mut slots, n) };
+        let last = prefix_sum(values, sum);
+        // The values before a malformed varint are searched first: the
+        // search stops at the first value at least `key`, wherever the
+        // batches end.
+        if let Some(i) = first_at_least(values, key) {
+            return Ok(Some((done + i, values[i])));
+        }
+        if let Some(error) = error {
+            return Err(BulkDecodeError::new(
+                error.kind(),
+                done + error.index(),
+                error.offset(),
+            ));
+        }
+        sum = last;
+        done += n;
+    }
+    Ok(None)
+}
+
+/// Calls `encode` with the gaps of `values` (the first against
+/// `previous`), a chunk of [`GAP_CHUNK`] at a time, for as long as it
+/// returns `true`.
+#[inline(always)]
+fn for_gap_chunks<T: DeltaInt>(values: &[T], previous: T, mut encode: impl FnMut(&[T]) -> bool) {
+    let mut buffer = [T::default(); GAP_CHUNK];
+    let mut before = previous;
+    for chunk in values.chunks(GAP_CHUNK) {
+        let gaps = &mut buffer[..chunk.len()];
+        gaps[0] = wrapping_sub(chunk[0], before);
+        // A loop the compiler vectorizes: each value minus the one before.
+        for (gap, pair) in gaps[1..].iter_mut().zip(chunk.windows(2)) {
+            *gap = wrapping_sub(pair[1], pair[0]);
+        }
+        before = chunk[chunk.len() - 1];
+        if !encode(gaps) {
+            break;
+        }
+    }
+}
+
+/// `a - b`, wrapping in `T`.
+#[inline(always)]
+fn wrapping_sub<T: DeltaInt>(a: T, b: T) -> T {
+    T::from_u64_unchecked(a.to_u64().wrapping_sub(b.to_u64()))
+}
+
+fn encode_into_with<T: DeltaInt>(
+    backend: Option<Backend>,
+    values: &[T],
+    out: &mut [u8],
+    previous: T,
+) -> (usize, usize) {
+    let (mut encoded, mut written) = (0, 0);
+    for_gap_chunks(values, previous, |gaps| {
+        let (n, bytes) = match backend {
+            None => bulk::encode_slice_into(gaps, &mut out[written..]),
+            Some(backend) => backend.encode_slice_into(gaps, &mut out[written..]),
+        };
+        encoded += n;
+        written += bytes;
+        n == gaps.len()
+    });
+    (encoded, written)
+}
+
+/// Decodes the delta-coded list at the start of `input` into `out`, until
+/// `out` is full or `input` is exhausted: `out[i]` is `previous` plus the
+/// first `i + 1` gaps, wrapping in `T`. Returns (values written, bytes
+/// consumed).
+///
+/// The contract of [`decode_slice`](crate::decode_slice) (which decodes
+/// the gaps themselves): a gap's varint cut off by the end of `input`
+/// ([`DecodeError::Truncated`]) or too large for `T`
+/// ([`DecodeError::Overflow`]) is an error with its index and byte
+/// offset, every value before it has been written to `out`, and the slots
+/// past the values written (or past the failing index) may have been
+/// overwritten with unspecified values.
+///
+/// ```
+/// use varint_turbo::{delta, DecodeError};
+/// // Gaps 5, 1, 300 after 1000.
+/// let bytes = [0x05, 0x01, 0xac, 0x02];
+/// let mut out = [0u64; 8];
+/// assert_eq!(delta::decode_slice(&bytes, &mut out, 1000), Ok((3, 4)));
+/// assert_eq!(out[..3], [1005, 1006, 1306]);
+///
+/// // The sums wrap: u32::MAX + 2 is 1.
+/// let mut out = [0u32; 1];
+/// assert_eq!(delta::decode_slice(&[0x02], &mut out, u32::MAX), Ok((1, 1)));
+/// assert_eq!(out, [1]);
+///
+/// let mut out = [0u32; 4];
+/// let error = delta::decode_slice(&[0x05, 0x80], &mut out, 0).unwrap_err();
+/// assert_eq!((error.kind(), error.index(), error.offset()), (DecodeError::Truncated, 1, 1));
+/// assert_eq!(out[0], 5);
+/// ```
+#[inline]
+pub fn decode_slice<T: DeltaInt>(
+    input: &[u8],
+    out: &mut [T],
+    previous: T,
+) -> Result<(usize, usize), BulkDecodeError> {
+    decode_with(Source::Auto, input, out, previous)
+}
+
+/// The value at `index` of the delta-coded list `input` (`previous` plus
+/// its first `index + 1` gaps, wrapping in `T`), decoding the gaps up to
+/// it and no further: a malformed varint after it is not seen.
+///
+/// Fails as [`decode_slice`] does for a malformed gap before or at
+/// `index`. If `input` holds only `n <= index` values (all well-formed),
+/// the error is [`DecodeError::Truncated`] with index `n` and the offset
+/// `input.len()`: value `n` would start where the input ends.
+///
+/// ```
+/// use varint_turbo::{delta, DecodeError};
+/// let bytes = [0x05, 0x01, 0xac, 0x02]; // gaps 5, 1, 300
+/// assert_eq!(delta::select(&bytes, 0, 10u32), Ok(15));
+/// assert_eq!(delta::select(&bytes, 2, 10u32), Ok(316));
+/// let error = delta::select(&bytes, 3, 10u32).unwrap_err();
+/// assert_eq!((error.kind(), error.index(), error.offset()), (DecodeError::Truncated, 3, 4));
+/// ```
+pub fn select<T: DeltaInt>(input: &[u8], index: usize, previous: T) -> Result<T, BulkDecodeError> {
+    select_with(Source::Auto, input, index, previous)
+}
+
+/// A lower bound in the delta-coded list `input`: the index and value of
+/// the first value at least `key`, or `None` if every value is below it
+/// (or the input is empty).
+///
+/// The values are decoded in order up to the one found, so for a list
+/// that is not sorted (or whose sums wrap) it is the first such value in
+/// list order; a malformed varint after it is not seen. A malformed gap
+/// before it fails as in [`decode_slice`].
+///
+/// ```
+/// use varint_turbo::delta;
+/// let bytes = [0x05, 0x01, 0xac, 0x02]; // 5, 6, 306 after 0
+/// assert_eq!(delta::search(&bytes, 6u32, 0), Ok(Some((1, 6))));
+/// assert_eq!(delta::search(&bytes, 7u32, 0), Ok(Some((2, 306))));
+/// assert_eq!(delta::search(&bytes, 0u32, 0), Ok(Some((0, 5))));
+/// assert_eq!(delta::search(&bytes, 307u32, 0), Ok(None));
+/// // A cut-off gap before any value at least the key: an error.
+/// assert!(delta::search(&[0x05, 0x80], 100u32, 0).is_err());
+/// ```
+pub fn search<T: DeltaInt>(
+    input: &[u8],
+    key: T,
+    previous: T,
+) -> Result<Option<(usize, T)>, BulkDecodeError> {
+    search_with(Source::Auto, input, key, previous)
+}
+
+/// Appends the varints of the gaps of `values` to `out` (`values[0] -
+/// previous`, then each value minus the one before, wrapping in `T`);
+/// returns the bytes written. [`decode_slice`] with the same `previous`
+/// gives `values` back.
+///
+/// ```
+/// let mut out = vec![0xff];
+/// assert_eq!(varint_turbo::delta::encode_slice(&[1005u64, 1006, 1306], &mut out, 1000), 4);
+/// assert_eq!(out, [0xff, 0x05, 0x01, 0xac, 0x02]);
+/// ```
+#[cfg(feature = "alloc")]
+pub fn encode_slice<T: DeltaInt>(values: &[T], out: &mut Vec<u8>, previous: T) -> usize {
+    let start = out.len();
+    for_gap_chunks(values, previous, |gaps| {
+        bulk::encode_slice(gaps, out);
+        true
+    });
+    out.len() - start
+}
+
+/// [`encode_slice`] without allocating: encodes the gaps of as many of
+/// `values` as fit, whole, into `out`; returns (values encoded, bytes
+/// written).
+///
+/// ```
+/// let mut out = [0u8; 3];
+/// // Gaps 5, 1, 300: the third takes 2 bytes and does not fit.
+/// let encoded = varint_turbo::delta::encode_slice_into(&[1005u32, 1006, 1306], &mut out, 1000);
+/// assert_eq!(encoded, (2, 2));
+/// assert_eq!(out[..2], [0x05, 0x01]);
+/// ```
+pub fn encode_slice_into<T: DeltaInt>(values: &[T], out: &mut [u8], previous: T) -> (usize, usize) {
+    encode_into_with(None, values, out, previous)
+}
+
+/// The delta functions on one bulk backend, for tests and benchmarks (the
+/// functions of [`delta`](crate::delta) choose theirs).
+impl Backend {
+    /// [`delta::decode_slice`](decode_slice) with this backend's decoder
+    /// (and, for [`Backend::Scalar`], the portable running sum).
+    ///
+    /// # Panics
+    /// If the CPU does not support the backend ([`is_supported`](Self::is_supported)).
+    ///
+    /// ```
+    /// use varint_turbo::Backend;
+    /// for backend in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+    ///     let mut out = [0u32; 4];
+    ///     assert_eq!(backend.decode_slice_delta(&[0x03, 0x8e, 0x02], &mut out, 7), Ok((2, 3)));
+    ///     assert_eq!(out[..2], [10, 280]);
+    /// }
+    /// ```
+    pub fn decode_slice_delta<T: DeltaInt>(
+        self,
+        input: &[u8],
+        out: &mut [T],
+        previous: T,
+    ) -> Result<(usize, usize), BulkDecodeError> {
+        self.assert_supported();
+        decode_with(Source::On(self), input, out, previous)
+    }
+
+    /// [`delta::select`](select) with this backend's decoder.
+    ///
+    /// # Panics
+    /// If the CPU does not support the backend ([`is_supported`](Self::is_supported)).
+    ///
+    /// ```
+    /// use varint_turbo::Backend;
+    /// for backend in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+    ///     assert_eq!(backend.select_delta(&[0x03, 0x8e, 0x02], 1, 7u64), Ok(280));
+    /// }
+    /// ```
+    pub fn select_delta<T: DeltaInt>(
+        self,
+        input: &[u8],
+        index: usize,
+        previous: T,
+    ) -> Result<T, BulkDecodeError> {
+        self.assert_supported();
+        select_with(Source::On(self), input, index, previous)
+    }
+
+    /// [`delta::search`](search) with this backend's decoder.
+    ///
+    /// # Panics
+    /// If the CPU does not support the backend ([`is_supported`](Self::is_supported)).
+    ///
+    /// ```
+    /// use varint_turbo::Backend;
+    /// for backend in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+    ///     assert_eq!(backend.search_delta(&[0x03, 0x8e, 0x02], 11u32, 7), Ok(Some((1, 280))));
+    /// }
+    /// ```
+    pub fn search_delta<T: DeltaInt>(
+        self,
+        input: &[u8],
+        key: T,
+        previous: T,
+    ) -> Result<Option<(usize, T)>, BulkDecodeError> {
+        self.assert_supported();
+        search_with(Source::On(self), input, key, previous)
+    }
+
+    /// [`delta::encode_slice_into`](encode_slice_into) with this backend's
+    /// encoder.
+    ///
+    /// # Panics
+    /// If the CPU does not support the backend ([`is_supported`](Self::is_supported)).
+    ///
+    /// ```
+    /// use varint_turbo::Backend;
+    /// for backend in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+    ///     let mut out = [0u8; 3];
+    ///     assert_eq!(backend.encode_slice_delta_into(&[10u32, 280], &mut out, 7), (2, 3));
+    ///     assert_eq!(out, [0x03, 0x8e, 0x02]);
+    /// }
+    /// ```
+    pub fn encode_slice_delta_into<T: DeltaInt>(
+        self,
+        values: &[T],
+        out: &mut [u8],
+        previous: T,
+    ) -> (usize, usize) {
+        self.assert_supported();
+        encode_into_with(Some(self), values, out, previous)
+    }
+
+    fn assert_supported(self) {
+        assert!(
+            self.is_supported(),
+            "the {self} backend is not supported by this CPU"
+        );
+    }
+}
