@@ -10,6 +10,9 @@ real-peer vectors in tests/data/ (see tests/data/README.md).
   (Python protobuf/upb), behind the control byte 0x80 that the targets read
   first (decode_bulk: out.len() = values + 8; round_trip: room for every
   value + 8 bytes; see fuzzer_chosen_len in tests/common/differential.rs).
+* slice_reader: the same seeds as decode_bulk (the control byte seeds
+  the target's choice of reads: see slice_reader in
+  tests/common/differential.rs).
 * ecosystem: every distinct packed payload behind two control bytes (chunk
   size; out.len()/room as above, 0x80), and then the same values again as
   an Avro array of longs (two blocks, the second with its byte size, and
@@ -70,6 +73,8 @@ def main():
     seeds = [CONTROL_ROOM_FOR_ALL + payload for payload in payloads]
     write_seeds("decode_bulk", seeds)
     write_seeds("round_trip", seeds)
+    # slice_reader: the control byte seeds the choice of reads.
+    write_seeds("slice_reader", seeds)
 
     eco = []
     index = 0

@@ -7,7 +7,7 @@
 # is left in fuzz/artifacts/<target>/.
 #
 # Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET ...]
-#   SECONDS_PER_TARGET  default 60 (.ci/run: 10, 60 with --extended); TARGETs default: all five.
+#   SECONDS_PER_TARGET  default 60 (.ci/run: 10, 60 with --extended); TARGETs default: all six.
 # Environment:
 #   FUZZ_NICE=N         run the fuzzers under `nice -n N` (default 0)
 # Needs rustup's nightly toolchain; installs cargo-fuzz from crates.io
@@ -24,7 +24,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 SECONDS_PER_TARGET=${1:-60}
 shift || true
-ALL_TARGETS=(decode_single decode_unchecked decode_bulk round_trip ecosystem)
+ALL_TARGETS=(decode_single decode_unchecked decode_bulk round_trip ecosystem slice_reader)
 TARGETS=("$@")
 [[ ${#TARGETS[@]} -eq 0 ]] && TARGETS=("${ALL_TARGETS[@]}")
 NICE=${FUZZ_NICE:-0}
@@ -40,6 +40,8 @@ max_len() {
     # Two control bytes, then a stream that every module walks varint by
     # varint (ecosystem: bytes_ext, io, protobuf, avro).
     ecosystem) echo 256 ;;
+    # A control byte, then a stream the reader walks read by read.
+    slice_reader) echo 512 ;;
     *) echo "unknown fuzz target '$1' (known: ${ALL_TARGETS[*]})" >&2; return 1 ;;
     esac
 }

@@ -116,7 +116,7 @@
 //! (`decode_slice`, `encode_slice_into`, ...) when called on a backend the
 //! CPU does not support (check [`Backend::is_supported`], or use the
 //! functions that dispatch themselves). `unsafe` code lives in the SIMD kernels under [`arch`], the bulk
-//! dispatch and [`decode_unchecked`], each block with a `SAFETY` comment;
+//! dispatch, [`decode_unchecked`] and [`SliceReader`]'s window read, each block with a `SAFETY` comment;
 //! the scalar reference and the `protobuf`, `avro`, `bytes_ext` and `io`
 //! modules have none.
 //!
@@ -155,6 +155,7 @@ mod error;
 #[cfg(feature = "std")]
 pub mod io;
 pub mod protobuf;
+mod slice_reader;
 mod varint;
 mod zigzag;
 
@@ -178,6 +179,7 @@ pub use encode::{
 pub use error::{BulkDecodeError, DecodeError};
 #[cfg(feature = "std")]
 pub use io::{BufReadVarint, ReadVarint, WriteVarint};
+pub use slice_reader::SliceReader;
 pub use varint::VarInt;
 pub use zigzag::{
     zigzag_decode, zigzag_decode_i16, zigzag_decode_i32, zigzag_decode_i64, zigzag_decode_i8,
