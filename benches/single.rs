@@ -50,6 +50,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 mod common;
+mod reader_loops;
 use common::{
     encode_each, peers, record_bytes_per_value, reference_encode, selected_workloads, Clock,
 };
@@ -834,6 +835,7 @@ fn benches(c: &mut Criterion) {
         #[cfg(feature = "bytes")]
         buf_messages::bench(c, spec);
     }
+    reader_loops::bench(c);
 }
 
 fn config() -> Criterion {
@@ -888,6 +890,10 @@ mod paired {
     type EncodeBatch<T> = fn(&[T], &mut [u8]) -> usize;
 
     pub fn run() {
+        if std::env::var("VARINT_BENCH_PAIRED").as_deref() == Ok("reader") {
+            reader_loops::paired();
+            return;
+        }
         if std::env::var("VARINT_BENCH_PAIRED").as_deref() == Ok("buf") {
             #[cfg(feature = "bytes")]
             buf_messages::paired();

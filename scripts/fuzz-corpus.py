@@ -12,6 +12,9 @@ real-peer vectors in tests/data/ (see tests/data/README.md).
   value + 8 bytes; see fuzzer_chosen_len in tests/common/differential.rs).
 * delta: every distinct packed payload behind the 11 control bytes of
   tests/common/delta.rs (out.len(), index, key, previous).
+* slice_reader: the same seeds as decode_bulk (the control byte seeds
+  the target's choice of reads: see slice_reader in
+  tests/common/differential.rs).
 * ecosystem: every distinct packed payload behind two control bytes (chunk
   size; out.len()/room as above, 0x80), and then the same values again as
   an Avro array of longs (two blocks, the second with its byte size, and
@@ -83,6 +86,8 @@ def main():
         "delta",
         [b"\x80\x80\x00" + previous[i % 3] + payload for i, payload in enumerate(payloads)],
     )
+    # slice_reader: the control byte seeds the choice of reads.
+    write_seeds("slice_reader", seeds)
 
     eco = []
     index = 0

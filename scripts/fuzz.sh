@@ -24,7 +24,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 SECONDS_PER_TARGET=${1:-60}
 shift || true
-ALL_TARGETS=(decode_single decode_unchecked decode_bulk round_trip ecosystem sleb128 delta)
+ALL_TARGETS=(decode_single decode_unchecked decode_bulk round_trip ecosystem sleb128 delta slice_reader)
 TARGETS=("$@")
 [[ ${#TARGETS[@]} -eq 0 ]] && TARGETS=("${ALL_TARGETS[@]}")
 NICE=${FUZZ_NICE:-0}
@@ -45,6 +45,8 @@ max_len() {
     ecosystem) echo 256 ;;
     # 11 control bytes (out.len(), index, key, previous), then the gaps.
     delta) echo 1024 ;;
+    # A control byte, then a stream the reader walks read by read.
+    slice_reader) echo 512 ;;
     *) echo "unknown fuzz target '$1' (known: ${ALL_TARGETS[*]})" >&2; return 1 ;;
     esac
 }

@@ -140,7 +140,9 @@
 //! * [`protobuf`]: the packed decoders' writes into a `Vec`'s spare
 //!   capacity (and narrow slots viewed as their same-sized wire type), the
 //!   packed writers' writes into `BufMut::chunk_mut`;
-//! * `bytes_ext`: varint writes into `BufMut::chunk_mut`.
+//! * `bytes_ext`: varint writes into `BufMut::chunk_mut`;
+//! * [`SliceReader`]: its unchecked 16-byte window reads, which its
+//!   invariant (at least 16 bytes left) keeps inside the input.
 //!
 //! The scalar single-value reference (`arch::scalar`'s `decode`, `encode`,
 //! the bulk encoder, the sizes, the tail decoder) and the `avro` and `io`
@@ -184,6 +186,7 @@ pub mod io;
 pub mod protobuf;
 pub mod sleb128;
 mod sleb128_int;
+mod slice_reader;
 mod varint;
 mod zigzag;
 
@@ -209,6 +212,7 @@ pub use encode::{encode_to_vec, encode_zigzag_to_vec};
 pub use error::{BulkDecodeError, DecodeError};
 #[cfg(feature = "std")]
 pub use io::{BufReadVarint, ReadVarint, WriteVarint};
+pub use slice_reader::SliceReader;
 pub use varint::VarInt;
 pub use zigzag::{
     zigzag_decode, zigzag_decode_i16, zigzag_decode_i32, zigzag_decode_i64, zigzag_decode_i8,

@@ -51,6 +51,11 @@ fn round_trip_corpus() {
 }
 
 #[test]
+fn slice_reader_corpus() {
+    replay("slice_reader", differential::slice_reader);
+}
+
+#[test]
 fn ecosystem_corpus() {
     replay("ecosystem", common::ecosystem::ecosystem);
 }

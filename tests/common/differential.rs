@@ -408,3 +408,235 @@ fn check_encode_slice_zigzag_wrapping<S: TestSigned>(values: &[u64], control: u8
         S::NAME
     );
 }
+
+// ---------------------------------------------------------------------------
+// Fuzz target 6: SliceReader
+// ---------------------------------------------------------------------------
+
+/// Fuzz target `slice_reader`: `data[0]` seeds the choice of reads, the
+/// rest (copied into an allocation of exactly its length) is the input;
+/// see [`check_slice_reader_walk`].
+pub fn slice_reader(data: &[u8]) {
+    let Some((&seed, input)) = data.split_first() else {
+        return;
+    };
+    let input: Box<[u8]> = Box::from(input);
+    check_slice_reader_walk(&input, u64::from(seed));
+}
+
+/// Walks `input` with a `SliceReader`, each step a read chosen by a
+/// generator seeded with `seed` (`read`, `read_wrapping`, `read_zigzag`,
+/// `read_zigzag_wrapping` into every type, `read_bytes`), until the input
+/// is read: every read must return what `decode`, `decode_wrapping`,
+/// `decode_zigzag`, `decode_zigzag_wrapping` return on the remaining
+/// slice (or what slicing returns), move the position by the varint's
+/// length, or not at all on an error; `remaining`, `is_empty` and a clone
+/// must agree after every read. After an error the walk skips one byte.
+pub fn check_slice_reader_walk(input: &[u8], seed: u64) {
+    use varint_turbo::SliceReader;
+
+    /// One read through the reader against `decode` on the remaining bytes.
+    fn step<V: PartialEq + Debug>(
+        reader: &mut SliceReader<'_>,
+        input: &[u8],
+        what: &str,
+        read: impl FnOnce(&mut SliceReader<'_>) -> Result<V, DecodeError>,
+        decode: impl FnOnce(&[u8]) -> Result<(V, usize), DecodeError>,
+    ) -> bool {
+        let pos = reader.position();
+        let want = decode(&input[pos..]);
+        let got = read(reader);
+        let moved = reader.position() - pos;
+        assert_eq!(
+            (got.as_ref().map_err(|e| *e), moved),
+            match &want {
+                Ok((value, len)) => (Ok(value), *len),
+                Err(error) => (Err(*error), 0),
+            },
+            "SliceReader::{what} at position {pos} of {}",
+            hex(input)
+        );
+        want.is_ok()
+    }
+
+    let mut next = super::xorshift(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut reader = SliceReader::new(input);
+    // Every byte ends at most one read, and an error skips one byte: at
+    // most two reads per byte, then one at the end.
+    for _ in 0..=2 * input.len() {
+        let pos = reader.position();
+        assert_eq!(reader.remaining(), &input[pos..]);
+        assert_eq!(reader.is_empty(), pos == input.len());
+        let copy = reader.clone();
+        assert_eq!((copy.position(), copy.remaining()), (pos, &input[pos..]));
+        let r = &mut reader;
+        let ok = match next() % 21 {
+            0 => step(
+                r,
+                input,
+                "read::<u8>",
+                |r| r.read::<u8>(),
+                varint_turbo::decode::<u8>,
+            ),
+            1 => step(
+                r,
+                input,
+                "read::<u16>",
+                |r| r.read::<u16>(),
+                varint_turbo::decode::<u16>,
+            ),
+            2 => step(
+                r,
+                input,
+                "read::<u32>",
+                |r| r.read::<u32>(),
+                varint_turbo::decode::<u32>,
+            ),
+            3 => step(
+                r,
+                input,
+                "read::<u64>",
+                |r| r.read::<u64>(),
+                varint_turbo::decode::<u64>,
+            ),
+            4 => step(
+                r,
+                input,
+                "read::<usize>",
+                |r| r.read::<usize>(),
+                varint_turbo::decode::<usize>,
+            ),
+            5 => step(
+                r,
+                input,
+                "read_wrapping::<u8>",
+                |r| r.read_wrapping::<u8>(),
+                varint_turbo::decode_wrapping::<u8>,
+            ),
+            6 => step(
+                r,
+                input,
+                "read_wrapping::<u16>",
+                |r| r.read_wrapping::<u16>(),
+                varint_turbo::decode_wrapping::<u16>,
+            ),
+            7 => step(
+                r,
+                input,
+                "read_wrapping::<u32>",
+                |r| r.read_wrapping::<u32>(),
+                varint_turbo::decode_wrapping::<u32>,
+            ),
+            8 => step(
+                r,
+                input,
+                "read_wrapping::<u64>",
+                |r| r.read_wrapping::<u64>(),
+                varint_turbo::decode_wrapping::<u64>,
+            ),
+            9 => step(
+                r,
+                input,
+                "read_wrapping::<usize>",
+                |r| r.read_wrapping::<usize>(),
+                varint_turbo::decode_wrapping::<usize>,
+            ),
+            10 => step(
+                r,
+                input,
+                "read_zigzag::<i8>",
+                |r| r.read_zigzag::<i8>(),
+                varint_turbo::decode_zigzag::<i8>,
+            ),
+            11 => step(
+                r,
+                input,
+                "read_zigzag::<i16>",
+                |r| r.read_zigzag::<i16>(),
+                varint_turbo::decode_zigzag::<i16>,
+            ),
+            12 => step(
+                r,
+                input,
+                "read_zigzag::<i32>",
+                |r| r.read_zigzag::<i32>(),
+                varint_turbo::decode_zigzag::<i32>,
+            ),
+            13 => step(
+                r,
+                input,
+                "read_zigzag::<i64>",
+                |r| r.read_zigzag::<i64>(),
+                varint_turbo::decode_zigzag::<i64>,
+            ),
+            14 => step(
+                r,
+                input,
+                "read_zigzag::<isize>",
+                |r| r.read_zigzag::<isize>(),
+                varint_turbo::decode_zigzag::<isize>,
+            ),
+            15 => step(
+                r,
+                input,
+                "read_zigzag_wrapping::<i8>",
+                |r| r.read_zigzag_wrapping::<i8>(),
+                varint_turbo::decode_zigzag_wrapping::<i8>,
+            ),
+            16 => step(
+                r,
+                input,
+                "read_zigzag_wrapping::<i16>",
+                |r| r.read_zigzag_wrapping::<i16>(),
+                varint_turbo::decode_zigzag_wrapping::<i16>,
+            ),
+            17 => step(
+                r,
+                input,
+                "read_zigzag_wrapping::<i32>",
+                |r| r.read_zigzag_wrapping::<i32>(),
+                varint_turbo::decode_zigzag_wrapping::<i32>,
+            ),
+            18 => step(
+                r,
+                input,
+                "read_zigzag_wrapping::<i64>",
+                |r| r.read_zigzag_wrapping::<i64>(),
+                varint_turbo::decode_zigzag_wrapping::<i64>,
+            ),
+            19 => step(
+                r,
+                input,
+                "read_zigzag_wrapping::<isize>",
+                |r| r.read_zigzag_wrapping::<isize>(),
+                varint_turbo::decode_zigzag_wrapping::<isize>,
+            ),
+            _ => {
+                // 0..=3 bytes, sometimes more than remain.
+                let len = (next() % 4) as usize;
+                step(
+                    r,
+                    input,
+                    "read_bytes",
+                    |r| r.read_bytes(len).map(<[u8]>::to_vec),
+                    |rest| {
+                        rest.get(..len)
+                            .map(|bytes| (bytes.to_vec(), len))
+                            .ok_or(DecodeError::Truncated)
+                    },
+                )
+            }
+        };
+        if reader.is_empty() {
+            // And the read at the end.
+            assert_eq!(reader.read::<u64>(), Err(DecodeError::Truncated));
+            assert_eq!(reader.read_wrapping::<u8>(), Err(DecodeError::Truncated));
+            assert_eq!(reader.position(), input.len());
+            return;
+        }
+        if !ok {
+            assert_eq!(reader.read_bytes(1).map(<[u8]>::len), Ok(1));
+        }
+    }
+    panic!("SliceReader: the walk of {} did not end", hex(input));
+}
