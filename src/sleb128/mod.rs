@@ -275,7 +275,7 @@ pub(crate) const SCALAR_STRETCH: usize = 256;
 /// `T::Bits`) decodes as far as it can into `out`'s slots, [`sign_step`]
 /// turns its values into the signed ones (or finds the first that breaks
 /// the signed rules), and where `unsigned` stopped at a varint that the
-/// signed rules accept, the scalar decoder takes it and the next
+/// signed rules accept, the scalar bulk decoder takes it and the next
 /// [`SCALAR_STRETCH`] values. Errors come from the scalar reference.
 #[inline(always)]
 fn decode_signed_runs<T: SignedLeb128>(
@@ -320,7 +320,8 @@ fn decode_signed_runs<T: SignedLeb128>(
             // while (errors included, with the reference's index and
             // offset).
             let end = len.min(n + 1 + SCALAR_STRETCH);
-            let (values, consumed) = kernels::decode_values(input, at, &mut out[..end], n)?;
+            let (values, consumed) = kernels::decode_slice(&input[at..], &mut out[n..end])
+                .map_err(|e| BulkDecodeError::new(e.kind(), n + e.index(), at + e.offset()))?;
             n += values;
             at += consumed;
         }
