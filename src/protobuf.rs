@@ -627,11 +627,14 @@ fn encoded_len_packed_with<V: Copy + 'static>(values: &[V], to_wire: impl Fn(V) 
 /// Appends the byte count and the varints of `values`; returns the bytes
 /// appended. `narrow`, `same_bits` and `low_bits`: see [`WireForm`].
 ///
-/// One pass, no size pass and no zero-fill of the output: every value
-/// takes at least one byte and at most 10, so the prefix takes
-/// `encoded_len(values.len())` bytes or one more. The values are written
-/// after room for the shorter prefix, which is then written in front of
-/// them, the payload moved one byte on if it needs the longer one.
+/// One pass, no size pass and no zero-fill of the output. Short fields
+/// ([`write_short_packed`]): the values from the second byte, then the
+/// 1- or 2-byte prefix in front. Longer ones: the first batch's bytes per
+/// value estimate the payload's length; room for its prefix is left, the
+/// batches are appended, and the exact prefix is written in front (the
+/// payload moved by a byte if the estimate's prefix length was off, which
+/// takes a field whose length crosses a power of 128 past the first
+/// batch). The estimate sizes the reservation too.
 #[cfg(feature = "alloc")]
 fn encode_packed_with<V: Copy + 'static, W: crate::VarInt + Copy>(
     values: &[V],
@@ -675,27 +678,37 @@ fn encode_packed_with<V: Copy + 'static, W: crate::VarInt + Copy>(
         out.extend_from_slice(bytes);
         return written;
     }
-    let guess = crate::encoded_len(values.len() as u64);
-    out.reserve(guess + values.len());
-    out.extend_from_slice(&[0; 10][..guess]);
+    // The prefix's length, guessed from the first batch's bytes per value
+    // (exact unless the field's length crosses a power of 128 from there).
+    let mut guess = 0;
     let wire = WireForm {
         to_wire,
         narrow,
         same_bits,
         low_bits,
     };
-    encode_batches(values, wire, |bytes| out.extend_from_slice(bytes));
+    let first_values = values.len().min(PACKED_BATCH);
+    encode_batches(values, wire, |bytes| {
+        if guess == 0 {
+            let estimate = bytes.len().saturating_mul(values.len()) / first_values;
+            guess = crate::encoded_len(estimate.max(values.len()) as u64);
+            out.reserve(guess + estimate);
+            out.extend_from_slice(&[0; 10][..guess]);
+        }
+        out.extend_from_slice(bytes);
+    });
     let payload_len = out.len() - start - guess;
     let (prefix, prefix_len) = crate::encode(payload_len as u64);
     let prefix_len = usize::from(prefix_len);
-    if prefix_len != guess {
-        // One byte longer (for `payload_len` from `values.len()` to 10x
-        // that): the payload moves up.
+    let payload = start + guess..start + guess + payload_len;
+    if prefix_len > guess {
+        // The payload moves up.
         out.resize(start + prefix_len + payload_len, 0);
-        out.copy_within(
-            start + guess..start + guess + payload_len,
-            start + prefix_len,
-        );
+        out.copy_within(payload, start + prefix_len);
+    } else if prefix_len < guess {
+        // The payload moves down.
+        out.copy_within(payload, start + prefix_len);
+        out.truncate(start + prefix_len + payload_len);
     }
     out[start..start + prefix_len].copy_from_slice(&prefix[..prefix_len]);
     out.len() - start
@@ -710,11 +723,11 @@ fn encode_packed_with<V: Copy + 'static, W: crate::VarInt + Copy>(
 const ENCODE_SLACK: usize = 64;
 
 /// The stack buffer the bulk encoder writes into, [`ENCODE_SLACK`] more:
-/// zeroed once per call (as far as the field's longest encoding needs),
-/// 1 KiB (a few dozen cycles) rather than 10 bytes for each of a batch's
-/// values, of which most fields use one or two.
+/// room for a whole batch (one bulk call per batch: each call's set-up
+/// costs about what 30-60 one-byte values do), zeroed once per call as
+/// far as the field's longest encoding needs.
 #[cfg(any(feature = "alloc", feature = "bytes"))]
-const ENCODE_STAGING: usize = 1024;
+const ENCODE_STAGING: usize = PACKED_BATCH * 10;
 
 /// How a protobuf type's values become the bulk encoder's input.
 #[cfg(any(feature = "alloc", feature = "bytes"))]
@@ -936,9 +949,10 @@ unsafe fn write_short_packed<V: Copy>(
     debug_assert!(values.len() <= SHORT_PACKED_VALUES);
     // One counting pass (vectorized) picks the loop: all 1-byte (bools,
     // enums, small counts) a plain narrowing copy; mostly 1-byte a store
-    // per 1-byte value behind a predicted branch; else the branch-free
-    // kernel for every value (on the mix the branch mispredicts: 16
-    // values 110 ns with it, against ~50 for `encode_slice_into`).
+    // per 1-byte value behind a predicted branch; else (on the mix that
+    // branch mispredicts: 16 values 110 ns with it, against ~50 for
+    // `encode_slice_into`) the bulk encoder from 8 values, the branch-free
+    // kernel for fewer.
     let long = values
         .iter()
         .filter(|&&value| to_wire(value) >= 0x80)
@@ -965,6 +979,32 @@ unsafe fn write_short_packed<V: Copy>(
                 }
             }
         }
+    } else if values.len() >= 8 {
+        // The bulk encoder's vector steps (from 8 values) into a zeroed
+        // stack buffer with slack, then one copy.
+        let mut wire = [MaybeUninit::<u64>::uninit(); SHORT_PACKED_VALUES];
+        for (slot, &value) in wire.iter_mut().zip(values) {
+            slot.write(to_wire(value));
+        }
+        // SAFETY: the first `values.len()` (<= SHORT_PACKED_VALUES, the
+        // caller) slots were written just above.
+        let wire =
+            unsafe { core::slice::from_raw_parts(wire.as_ptr().cast::<u64>(), values.len()) };
+        let mut staging = [MaybeUninit::<u8>::uninit(); 10 * SHORT_PACKED_VALUES + ENCODE_SLACK];
+        let used = 10 * values.len() + ENCODE_SLACK;
+        // SAFETY: `used <= staging.len()`; the bytes are zeroed just before
+        // they are seen as `u8`s.
+        let staging = unsafe {
+            core::ptr::write_bytes(staging.as_mut_ptr(), 0, used);
+            core::slice::from_raw_parts_mut(staging.as_mut_ptr().cast::<u8>(), used)
+        };
+        let (_, written) = crate::encode_slice_into(wire, staging);
+        // The copy's bound is the room, not the count the encoder reports.
+        let written = written.min(10 * values.len());
+        // SAFETY: `staging` has `written` bytes, and bytes `1..1 + written`
+        // are inside the room (`10 * values.len() + 2`).
+        unsafe { core::ptr::copy_nonoverlapping(staging.as_ptr(), at.add(1), written) };
+        pos += written;
     } else {
         for &value in values {
             // As above: every store is inside the room.

@@ -320,3 +320,31 @@ fn decode_packed_never_reads_past_the_payload() {
         }
     }
 }
+
+/// Long fields whose first batch (256 values) predicts the wrong prefix
+/// length: 10-byte values then 1-byte ones (the payload moves down a
+/// byte) and the other way round (it moves up).
+#[test]
+fn long_fields_whose_first_batch_misleads_the_prefix() {
+    for (first, rest) in [(u64::MAX, 1u64), (1, u64::MAX)] {
+        for count in [300, 1700, 2000, 2100] {
+            let wire: Vec<u64> = (0..count)
+                .map(|i| if i < 256 { first } else { rest })
+                .collect();
+            let field = reference_field(&wire);
+            let mut out = vec![9u8];
+            assert_eq!(uint64::encode_packed(&wire, &mut out), field.len());
+            assert_eq!(&out[1..], &field[..], "{count} values");
+            let int32s: Vec<i32> = wire.iter().map(|&w| w as i32).collect();
+            let int32_field = reference_field(
+                &int32s
+                    .iter()
+                    .map(|&v| i64::from(v) as u64)
+                    .collect::<Vec<_>>(),
+            );
+            let mut out = Vec::new();
+            assert_eq!(int32::encode_packed(&int32s, &mut out), int32_field.len());
+            assert_eq!(out, int32_field, "int32, {count} values");
+        }
+    }
+}
