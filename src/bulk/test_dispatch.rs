@@ -204,9 +204,7 @@ fn inputs() -> Vec<Vec<u8>> {
     ]);
     for len in lengths {
         for shape in shapes {
-            for _ in 0..2 {
-                inputs.push(stream(len, &mut next, shape));
-            }
+            inputs.push(stream(len, &mut next, shape));
         }
     }
     for len in 17..=24 {
@@ -361,7 +359,9 @@ fn the_bulk_api_agrees_on_every_backend() {
         };
         agrees_with_scalar::<S, _>(backend, input, run);
     }
-    let inputs = inputs();
+    // Every third input (the qemu rows of scripts/cpu-matrix.sh run this
+    // too): the routes are the other tests' subject.
+    let inputs: Vec<Vec<u8>> = inputs().into_iter().step_by(3).collect();
     for backend in supported() {
         for input in &inputs {
             unsigned::<u8>(backend, input);

@@ -130,35 +130,66 @@ pub fn forced_scalar() -> bool {
 /// one less for a nightly or dev build, whose early 1.89 nightlies predate
 /// the AVX-512 stabilization), read from the executable itself: rustc
 /// writes `rustc version 1.NN.P[-pre] (...)` into the `.comment` section
-/// of every ELF object. `None` where the executable has no such note
-/// (other object formats). Independent of the build script, which probes
-/// `$RUSTC --version` for the same number (`parse_rustc_minor`).
+/// of every ELF object. `None` where the executable is not a 64-bit ELF
+/// file or has no such note. Independent of the build script, which probes
+/// `$RUSTC --version` for the same number (`parse_rustc_minor`). Read once.
 pub fn compiler_minor() -> Option<u32> {
-    let exe = std::fs::read(std::env::current_exe().ok()?).ok()?;
-    // Built at run time, so that this function's own needle (in the
-    // executable's read-only data) is not a match.
-    let needle = ["rustc", "version", "1."].join(" ");
-    let needle = needle.as_bytes();
-    let mut minors = Vec::new();
-    for at in
-        (0..exe.len().saturating_sub(needle.len())).filter(|&at| exe[at..].starts_with(needle))
-    {
-        let rest = &exe[at + needle.len()..];
-        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-        let minor: u32 = std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()?;
-        // "1.NN.P-nightly" / "-dev": before the release.
-        let tail = &rest[digits..rest.len().min(digits + 20)];
-        let unreleased =
-            tail.windows(8).any(|w| w == b"-nightly") || tail.windows(4).any(|w| w == b"-dev");
-        minors.push(if unreleased { minor - 1 } else { minor });
+    static MINOR: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
+    *MINOR.get_or_init(|| {
+        let exe = std::fs::read(std::env::current_exe().ok()?).ok()?;
+        let comment = elf64_section(&exe, b".comment")?;
+        let mut minors: Vec<u32> = comment
+            .split(|&byte| byte == 0)
+            .filter_map(|note| {
+                let rest = note.strip_prefix(b"rustc version 1.")?;
+                let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+                let minor: u32 = std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()?;
+                // "1.NN.P-nightly" / "-dev": before the release.
+                let pre = &rest[digits..];
+                let unreleased = pre.windows(8).any(|w| w == b"-nightly")
+                    || pre.windows(4).any(|w| w == b"-dev");
+                Some(if unreleased { minor - 1 } else { minor })
+            })
+            .collect();
+        minors.sort_unstable();
+        minors.dedup();
+        match minors[..] {
+            [minor] => Some(minor),
+            [] => None,
+            _ => panic!("the executable names several rustc versions: {minors:?}"),
+        }
+    })
+}
+
+/// The bytes of section `name` of the 64-bit ELF file `file` (either byte
+/// order), from its section headers.
+fn elf64_section<'a>(file: &'a [u8], name: &[u8]) -> Option<&'a [u8]> {
+    // e_ident: magic, class 2 (64-bit), data 1 (little) or 2 (big endian).
+    if file.get(..5)? != b"\x7fELF\x02" {
+        return None;
     }
-    minors.sort_unstable();
-    minors.dedup();
-    match minors[..] {
-        [minor] => Some(minor),
-        [] => None,
-        _ => panic!("the executable names several rustc versions: {minors:?}"),
-    }
+    let big = *file.get(5)? == 2;
+    let int = |at: usize, len: usize| -> Option<usize> {
+        let bytes = file.get(at..at + len)?;
+        let fold = |value: u64, &byte: &u8| value << 8 | u64::from(byte);
+        let value = if big {
+            bytes.iter().fold(0, fold)
+        } else {
+            bytes.iter().rev().fold(0, fold)
+        };
+        usize::try_from(value).ok()
+    };
+    let (table, entry, count, names) = (int(0x28, 8)?, int(0x3a, 2)?, int(0x3c, 2)?, int(0x3e, 2)?);
+    let header = |i: usize| table + i * entry;
+    let name_table = int(header(names) + 0x18, 8)?;
+    (0..count).find_map(|i| {
+        let at = name_table + int(header(i), 4)?;
+        if file.get(at..at + name.len() + 1)? != [name, b"\0"].concat() {
+            return None;
+        }
+        let (offset, size) = (int(header(i) + 0x18, 8)?, int(header(i) + 0x20, 8)?);
+        file.get(offset..offset + size)
+    })
 }
 
 /// Whether this build has the AVX-512 backend, as the compiler version
