@@ -122,6 +122,8 @@ pub(crate) fn encoded_len_64_sum<V: Copy>(values: &[V], wire: impl Fn(V) -> u64)
 // part of the x86-64 baseline (MSRV 1.85); newer compilers call the
 // blocks unused.
 #[allow(unused_unsafe)]
+// With `--cfg varint_turbo_force_scalar` the portable sum is selected.
+#[cfg_attr(varint_turbo_force_scalar, allow(dead_code))]
 pub(crate) fn prefix_sum<T: VarInt>(values: &mut [T], previous: T) -> T {
     let size = core::mem::size_of::<T>();
     if size != 4 && size != 8 {
