@@ -205,6 +205,11 @@ fn short_values<T: VarInt>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
+    if input.len() < 8 {
+        // Under a word (1-7 values): the byte loop alone, as before the
+        // word steps.
+        return bytewise_values(input, out);
+    }
     let (n, pos) = one_byte_words(input, out);
     if pos == input.len() || n == out.len() {
         return Ok((n, pos));
