@@ -201,7 +201,7 @@ pub fn decode_slice<T: VarInt>(
 /// runs a word at a time ([`one_byte_words`], from 8 bytes on), the rest
 /// by the byte loop.
 #[inline(always)]
-fn short_values<T: VarInt>(
+pub(crate) fn short_values<T: VarInt>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
