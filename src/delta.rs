@@ -49,17 +49,21 @@
 //! The gaps are decoded by the bulk backend of this CPU (see
 //! [`detected_backend`](crate::detected_backend)), a batch of at most
 //! 1,024 values at a time (all at once for inputs of at most 8 KiB), and
-//! each batch is summed while it is still in the L1 cache, in SSE2 lanes
-//! on x86-64 (the sums of a vector do not wait for the running sum, which
-//! moves by one add per two vectors). BENCHMARKS.md, "Delta-coded lists
-//! and short 1-byte runs", has the measurements against decoding and then
-//! summing in a second loop.
+//! each batch is summed while it is still in the L1 cache: `u32`s in SSE2
+//! lanes on x86-64 (the sums of a vector do not wait for the running sum,
+//! which moves by one add per two vectors), `u64`s by a plain loop. The
+//! running sum is not fused into the decoders' vector steps: where the
+//! gaps take more than one byte, the decode costs several times the
+//! sum, and the result is within a few percent of decoding and then
+//! summing in a second loop; on 1-byte gaps the vector sum makes it up to
+//! 1.4x faster than that. BENCHMARKS.md, "Delta-coded lists and short
+//! 1-byte runs", has the measurements.
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 use core::mem::MaybeUninit;
 
-use crate::arch::scalar::decode_slice::{bytewise_values, BYTEWISE_MAX_BYTES};
+use crate::arch::scalar::decode_slice::BYTEWISE_MAX_BYTES;
 use crate::arch::scalar::prefix_sum::wrapping_total;
 use crate::arch::{as_uninit, scalar, selected};
 use crate::bulk::{self, Backend};
@@ -109,11 +113,14 @@ enum Source {
 
 impl Source {
     /// The running sum that goes with the source: the portable one for
-    /// the scalar backend, the build's vector one otherwise.
-    fn prefix_sum<T: VarInt>(self) -> fn(&mut [T], T) -> T {
+    /// the scalar backend, the build's vector one otherwise (a direct
+    /// call: through a function pointer the 16-value calls took 2x the
+    /// decode and a second loop).
+    #[inline(always)]
+    fn prefix_sum<T: VarInt>(self, values: &mut [T], previous: T) -> T {
         match self {
-            Source::On(Backend::Scalar) => scalar::prefix_sum::prefix_sum,
-            _ => selected::prefix_sum,
+            Source::On(Backend::Scalar) => scalar::prefix_sum::prefix_sum(values, previous),
+            _ => selected::prefix_sum(values, previous),
         }
     }
 }
@@ -190,14 +197,6 @@ fn decode_with<T: DeltaInt>(
     out: &mut [T],
     previous: T,
 ) -> Result<(usize, usize), BulkDecodeError> {
-    let prefix_sum = source.prefix_sum::<T>();
-    if matches!(source, Source::Auto) && input.len() <= BYTEWISE_MAX_BYTES {
-        // A few values: the byte loop, inline, as `crate::decode_slice`.
-        let result = bytewise_values(input, as_uninit(out));
-        let written = result.map_or_else(|error| error.index(), |(n, _)| n);
-        scalar::prefix_sum::prefix_sum(&mut out[..written], previous);
-        return result;
-    }
     let mut gaps = Gaps::new::<T>(input, source);
     let mut written = 0;
     let mut sum = previous;
@@ -209,7 +208,7 @@ fn decode_with<T: DeltaInt>(
         };
         match gaps.next(as_uninit(&mut out[written..end])) {
             Ok(n) => {
-                sum = prefix_sum(&mut out[written..written + n], sum);
+                sum = source.prefix_sum(&mut out[written..written + n], sum);
                 written += n;
                 if n == 0 {
                     // Never expected (every call makes progress).
@@ -218,7 +217,7 @@ fn decode_with<T: DeltaInt>(
             }
             Err(error) => {
                 let failed = written + error.index();
-                prefix_sum(&mut out[written..failed], sum);
+                source.prefix_sum(&mut out[written..failed], sum);
                 return Err(BulkDecodeError::new(error.kind(), failed, error.offset()));
             }
         }
@@ -296,7 +295,6 @@ fn search_with<T: DeltaInt>(
     key: T,
     previous: T,
 ) -> Result<Option<(usize, T)>, BulkDecodeError> {
-    let prefix_sum = source.prefix_sum::<T>();
     let mut slots = [MaybeUninit::<T>::uninit(); STACK_BATCH];
     let mut gaps = Gaps::new::<T>(input, source);
     let mut done = 0;
@@ -310,7 +308,7 @@ fn search_with<T: DeltaInt>(
         // SAFETY: the decoder initialized the first `n` slots (those
         // before the error's index, if it failed).
         let values = unsafe { assume_init(&mut slots, n) };
-        let last = prefix_sum(values, sum);
+        let last = source.prefix_sum(values, sum);
         // The values before a malformed varint are searched first: the
         // search stops at the first value at least `key`, wherever the
         // batches end.
@@ -413,6 +411,14 @@ pub fn decode_slice<T: DeltaInt>(
     out: &mut [T],
     previous: T,
 ) -> Result<(usize, usize), BulkDecodeError> {
+    if input.len() <= BYTEWISE_MAX_BYTES {
+        // A few values: the byte loop and word steps, inline in the
+        // caller, as `crate::decode_slice` takes them, and the plain sum.
+        let result = bulk::short_values(input, as_uninit(out));
+        let written = result.map_or_else(|error| error.index(), |(n, _)| n);
+        scalar::prefix_sum::prefix_sum(&mut out[..written], previous);
+        return result;
+    }
     decode_with(Source::Auto, input, out, previous)
 }
 

@@ -213,10 +213,15 @@ pub fn decode_slice<T: VarInt>(
 /// runs a word at a time ([`one_byte_words`], from 8 bytes on), the rest
 /// by the byte loop.
 #[inline(always)]
-fn short_values<T: VarInt>(
+pub(crate) fn short_values<T: VarInt>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
+    if input.len() < 8 {
+        // Under a word (1-7 values): the byte loop alone, as before the
+        // word steps.
+        return bytewise_values(input, out);
+    }
     let (n, pos) = one_byte_words(input, out);
     if pos == input.len() || n == out.len() {
         return Ok((n, pos));

@@ -106,77 +106,52 @@ pub(crate) fn encoded_len_64_sum<V: Copy>(values: &[V], wire: impl Fn(V) -> u64)
     total
 }
 
-/// [`scalar::prefix_sum::prefix_sum`] in SSE2 lanes for `u32` and `u64`
-/// (other widths: the portable sum).
+/// [`scalar::prefix_sum::prefix_sum`] in SSE2 lanes for `u32` (other
+/// widths: the portable sum; on `u64` two lanes measured slower than it).
 ///
-/// A vector's own running sum takes log2(lanes) shift-and-add steps
-/// (`pslldq`, `paddd`/`paddq`), which no other vector waits for; the sum
-/// carried from the values before it is then one add, and the carry moves
-/// by the vector's total (its last lane, broadcast by `pshufd`), one add
-/// per two vectors: the chain from one vector to the next is a single
-/// `paddd` (1 cycle) per 8 `u32`s or 4 `u64`s, where the portable sum's
-/// is an add per two values. Four shuffles per 8 `u32`s (two shifts and a
-/// broadcast per vector) run on two shuffle ports on Zen 3.
+/// A vector's own running sum takes two shift-and-add steps (`pslldq`,
+/// `paddd`), which no other vector waits for; the sum carried from the
+/// values before it is then one add, and the carry moves by the total of
+/// two vectors (their sum's last lane, broadcast by `pshufd`): the chain
+/// from one step to the next is a single `paddd` per 8 values, where the
+/// portable sum's is an add per value. Six shuffles per 8 values (two
+/// shifts and a broadcast per vector), on two shuffle ports on Zen 3.
 #[inline(always)]
 // The SSE2 intrinsics are `unsafe` before Rust 1.87 even though SSE2 is
 // part of the x86-64 baseline (MSRV 1.85); newer compilers call the
 // blocks unused.
 #[allow(unused_unsafe)]
+// With `--cfg varint_turbo_force_scalar` the portable sum is selected.
+#[cfg_attr(varint_turbo_force_scalar, allow(dead_code))]
 pub(crate) fn prefix_sum<T: VarInt>(values: &mut [T], previous: T) -> T {
-    let size = core::mem::size_of::<T>();
-    if size != 4 && size != 8 {
+    if core::mem::size_of::<T>() != 4 {
         return scalar::prefix_sum::prefix_sum(values, previous);
     }
-    // Two vectors per step: 8 `u32`s or 4 `u64`s.
-    let step = 32 / size;
-    let steps = values.len() / step;
+    // Two vectors of 4 `u32`s per step.
+    let steps = values.len() / 8;
     let ptr = values.as_mut_ptr().cast::<__m128i>();
     // SAFETY: SSE2 is part of the x86-64 baseline; step `i` reads and
-    // writes the 32 bytes of values[step * i..step * (i + 1)], inside
-    // `values` for i < steps (unaligned loads and stores).
+    // writes the 32 bytes of values[8 * i..8 * (i + 1)] (`T` is 4 bytes),
+    // inside `values` for i < steps (unaligned loads and stores).
     let carry = unsafe {
-        let mut carry = if size == 4 {
-            _mm_set1_epi32(previous.to_u64() as i32)
-        } else {
-            _mm_set1_epi64x(previous.to_u64() as i64)
+        let mut carry = _mm_set1_epi32(previous.to_u64() as i32);
+        let scan = |v: __m128i| {
+            let v = _mm_add_epi32(v, _mm_slli_si128::<4>(v));
+            _mm_add_epi32(v, _mm_slli_si128::<8>(v))
         };
         for i in 0..steps {
             let at = ptr.add(2 * i);
-            let (x, y) = (_mm_loadu_si128(at), _mm_loadu_si128(at.add(1)));
-            let (x, y, x_total, y_total) = if size == 4 {
-                let scan = |v: __m128i| {
-                    let v = _mm_add_epi32(v, _mm_slli_si128::<4>(v));
-                    _mm_add_epi32(v, _mm_slli_si128::<8>(v))
-                };
-                let (x, y) = (scan(x), scan(y));
-                (
-                    x,
-                    y,
-                    _mm_shuffle_epi32::<0xff>(x),
-                    _mm_shuffle_epi32::<0xff>(y),
-                )
-            } else {
-                let (x, y) = (
-                    _mm_add_epi64(x, _mm_slli_si128::<8>(x)),
-                    _mm_add_epi64(y, _mm_slli_si128::<8>(y)),
-                );
-                (x, y, _mm_unpackhi_epi64(x, x), _mm_unpackhi_epi64(y, y))
-            };
-            let add = |a: __m128i, b: __m128i| {
-                if size == 4 {
-                    _mm_add_epi32(a, b)
-                } else {
-                    _mm_add_epi64(a, b)
-                }
-            };
-            _mm_storeu_si128(at, add(x, carry));
-            _mm_storeu_si128(at.add(1), add(add(y, x_total), carry));
-            carry = add(carry, add(x_total, y_total));
+            let x = scan(_mm_loadu_si128(at));
+            let y = scan(_mm_loadu_si128(at.add(1)));
+            let x_total = _mm_shuffle_epi32::<0xff>(x);
+            _mm_storeu_si128(at, _mm_add_epi32(x, carry));
+            _mm_storeu_si128(at.add(1), _mm_add_epi32(_mm_add_epi32(y, x_total), carry));
+            carry = _mm_add_epi32(carry, _mm_shuffle_epi32::<0xff>(_mm_add_epi32(y, x_total)));
         }
-        _mm_cvtsi128_si64(carry) as u64
+        _mm_cvtsi128_si32(carry) as u32
     };
-    let carry = T::from_u64_unchecked(carry);
-    scalar::prefix_sum::prefix_sum(&mut values[steps * step..], carry)
+    let carry = T::from_u64_unchecked(u64::from(carry));
+    scalar::prefix_sum::prefix_sum(&mut values[steps * 8..], carry)
 }
 
 #[cfg(test)]
