@@ -34,11 +34,13 @@
 //!
 //! Packed repeated fields go through the bulk API
 //! ([`decode_slice`](crate::decode_slice),
-//! [`encode_slice`](crate::encode_slice)) a few hundred values at a time,
-//! and [`count_packed`](int32::count_packed) is
-//! [`count_varints`](crate::count_varints): how protobuf runtimes size the
-//! output before decoding. Decoding allocates at most one value per byte of
-//! payload.
+//! [`encode_slice_into`](crate::encode_slice_into)): `decode_packed`
+//! decodes straight into the `Vec`'s spare capacity and counts the values
+//! ([`count_varints`](crate::count_varints), which is
+//! [`count_packed`](int32::count_packed)) only when the `Vec` must grow, so
+//! it allocates at most one value per byte of payload; `encode_packed`
+//! writes the values and then the length prefix in front of them, with no
+//! sizing pass and no zero-fill.
 //!
 //! ## Field keys
 //! Every field starts with a key, the varint `field_number << 3 |
@@ -82,7 +84,9 @@ use core::fmt;
 use core::mem::MaybeUninit;
 
 #[cfg(feature = "alloc")]
-use crate::arch::scalar::decode_slice::{bytewise_values, BYTEWISE_MAX_BYTES};
+use crate::arch::scalar::decode_slice::{
+    bytewise_values, first_16_terminators, BYTEWISE_MAX_BYTES,
+};
 #[cfg(feature = "alloc")]
 use crate::BulkDecodeError;
 use crate::DecodeError;
@@ -354,11 +358,12 @@ pub fn decode_length_delimited(input: &[u8]) -> Result<(&[u8], usize), DecodeErr
 /// step, in the detected backend's vector lanes as `decode_slice_zigzag`
 /// has it. Only for integer `V`, whose slots any bits initialize.
 ///
-/// A payload whose first 64 bytes hold a varint of 6 bytes or more (a
-/// negative `int32`) starts in the 64-bit batches when `N` is narrower:
-/// `N`'s decoder would reject it soon, and its error path costs more
-/// than the batches (`int32` with 10% negatives, 16 values: 0.32x
-/// `decode_slice::<u64>` that way).
+/// `long_varints` (`int32`, `enum`: negative values take 10 bytes): a
+/// payload whose first 32 bytes hold a varint of 6 bytes or more starts in
+/// the 64-bit batches, since `N`'s decoder would reject it soon and its
+/// error path costs more than the batches (`int32` with 10% negatives, 16
+/// values: 0.32x `decode_slice::<u64>` that way). The other types keep
+/// the narrow decoder (their long varints are rare: `int64` writers).
 ///
 /// Room: the spare capacity is used as it is; when it is full (or there
 /// is none) with bytes left, `count_varints` of those bytes is reserved,
@@ -369,6 +374,7 @@ fn decode_packed_with<V: 'static, N: crate::VarInt>(
     out: &mut Vec<V>,
     from_wire: impl Fn(u64) -> V + Copy,
     in_place: Option<fn(&mut [V])>,
+    long_varints: bool,
 ) -> Result<usize, BulkDecodeError> {
     const {
         assert!(
@@ -388,7 +394,7 @@ fn decode_packed_with<V: 'static, N: crate::VarInt>(
             return Ok(payload.len());
         }
     }
-    if size_of::<N>() < 8 && has_long_varint(&payload[..payload.len().min(64)]) {
+    if long_varints && has_long_varint(payload) {
         if out.capacity() - out.len() < payload.len() {
             out.reserve(crate::count_varints(payload));
         }
@@ -443,16 +449,21 @@ fn decode_packed_with<V: 'static, N: crate::VarInt>(
     Ok(decoded)
 }
 
-/// Whether `bytes` hold a varint of 6 bytes or more (five continuation
-/// bits in a row), which no `u32` decoder takes.
+/// Whether the first 32 bytes of `payload` hold a varint of 6 bytes or
+/// more (five continuation bits in a row), which no `u32` decoder takes:
+/// two SSE2 `pmovmskb` on x86-64. Payloads under 16 bytes answer no (the
+/// byte loop takes them, and its error path is short).
 #[cfg(feature = "alloc")]
 #[inline(always)]
-fn has_long_varint(bytes: &[u8]) -> bool {
-    debug_assert!(bytes.len() <= 64);
-    let continues = bytes
-        .iter()
-        .enumerate()
-        .fold(0u64, |bits, (i, &byte)| bits | u64::from(byte >> 7) << i);
+fn has_long_varint(payload: &[u8]) -> bool {
+    let Some(ends) = first_16_terminators(payload) else {
+        return false;
+    };
+    let more = payload
+        .get(16..)
+        .and_then(first_16_terminators)
+        .unwrap_or(u16::MAX);
+    let continues = !(u32::from(ends) | u32::from(more) << 16);
     continues & continues >> 1 & continues >> 2 & continues >> 3 & continues >> 4 != 0
 }
 
@@ -682,7 +693,6 @@ fn encode_packed_with<V: Copy + 'static, W: crate::VarInt + Copy>(
     // (exact unless the field's length crosses a power of 128 from there).
     let mut guess = 0;
     let wire = WireForm {
-        to_wire,
         narrow,
         same_bits,
         low_bits,
@@ -732,19 +742,18 @@ const ENCODE_STAGING: usize = PACKED_BATCH * 10;
 /// How a protobuf type's values become the bulk encoder's input.
 #[cfg(any(feature = "alloc", feature = "bytes"))]
 #[derive(Clone, Copy)]
-struct WireForm<ToWire, Narrow> {
-    /// The 64-bit wire value.
-    to_wire: ToWire,
+struct WireForm<Narrow> {
     /// The wire value as `W`, the narrowest varint type that holds every
     /// wire value of the type (`u32` for `uint32` and `sint32`, else `u64`).
     narrow: Narrow,
     /// A value's bits are its `W` (`uint32`, `uint64`, `int64`): the values
     /// go to the bulk encoder as they are.
     same_bits: bool,
-    /// A 4-byte value whose wire value is below 2^32 has it as its bits
-    /// (`int32`, `enum`: the non-negative ones): a batch of those goes to
-    /// the `u32` encoder as it is, as `encode_slice_into::<u32>` would take
-    /// such a field.
+    /// The type is a 4-byte integer whose non-negative values (top bit
+    /// clear) have their bits as their wire value, and whose negative ones
+    /// take 10 bytes (`int32`, `enum`): a batch of non-negative values (an
+    /// OR of the bits tells) goes to the `u32` encoder as it is, as
+    /// `encode_slice_into::<u32>` would take such a field.
     low_bits: bool,
 }
 
@@ -757,7 +766,7 @@ struct WireForm<ToWire, Narrow> {
 #[inline(always)]
 fn encode_batches<V: Copy, W: crate::VarInt + Copy>(
     values: &[V],
-    form: WireForm<impl Fn(V) -> u64, impl Fn(V) -> W>,
+    form: WireForm<impl Fn(V) -> W>,
     mut write: impl FnMut(&[u8]),
 ) {
     const {
@@ -773,19 +782,15 @@ fn encode_batches<V: Copy, W: crate::VarInt + Copy>(
     };
     let mut wire = [MaybeUninit::<W>::uninit(); PACKED_BATCH];
     for batch in values.chunks(PACKED_BATCH) {
-        if form.low_bits
-            && size_of::<V>() == 4
-            && batch
-                .iter()
-                .fold(0, |any, &value| any | (form.to_wire)(value))
-                >> 32
-                == 0
-        {
-            // SAFETY: `V` is a 4-byte integer (`low_bits`' contract) with
-            // `u32`'s alignment, and every value's bits are its wire value
-            // (all below 2^32, checked).
-            let bits =
-                unsafe { core::slice::from_raw_parts(batch.as_ptr().cast::<u32>(), batch.len()) };
+        // SAFETY: `V` is a 4-byte integer where `low_bits` is set (its
+        // contract; size and alignment are checked): its bits are `u32`s.
+        let low = (form.low_bits && size_of::<V>() == 4 && align_of::<V>() == 4)
+            .then(|| unsafe {
+                core::slice::from_raw_parts(batch.as_ptr().cast::<u32>(), batch.len())
+            })
+            .filter(|bits| bits.iter().fold(0, |any, &b| any | b) >> 31 == 0);
+        if let Some(bits) = low {
+            // Every value is non-negative (checked): its bits are its wire value.
             encode_through(bits, staging, &mut write);
         } else if form.same_bits
             && size_of::<V>() == size_of::<W>()
@@ -893,7 +898,6 @@ fn put_packed_with<V: Copy + 'static, W: crate::VarInt + Copy, B: bytes::BufMut 
     buf.put_varint(payload_len as u64);
     let mut written = crate::encoded_len_u64(payload_len as u64);
     let wire = WireForm {
-        to_wire,
         narrow,
         same_bits,
         low_bits,
@@ -1047,6 +1051,7 @@ fn get_packed_with<V: 'static, N: crate::VarInt, B: bytes::Buf + ?Sized>(
     out: &mut Vec<V>,
     from_wire: impl Fn(u64) -> V + Copy,
     in_place: Option<fn(&mut [V])>,
+    long_varints: bool,
 ) -> Result<usize, BulkDecodeError> {
     use crate::BufVarint;
     use bytes::Buf;
@@ -1055,7 +1060,7 @@ fn get_packed_with<V: 'static, N: crate::VarInt, B: bytes::Buf + ?Sized>(
     }
     if let Some(payload) = buf.chunk().get(..len) {
         // All in the current chunk: the contiguous decoder.
-        let result = decode_packed_with::<V, N>(payload, out, from_wire, in_place);
+        let result = decode_packed_with::<V, N>(payload, out, from_wire, in_place, long_varints);
         match &result {
             Ok(_) => buf.advance(len),
             Err(error) => buf.advance(error.offset()),
@@ -1220,7 +1225,7 @@ macro_rules! scalar_type {
             /// ```
             #[cfg(feature = "alloc")]
             pub fn decode_packed(payload: &[u8], out: &mut Vec<$value>) -> Result<usize, BulkDecodeError> {
-                super::decode_packed_with::<$value, $narrow>(payload, out, from_wire, $in_place)
+                super::decode_packed_with::<$value, $narrow>(payload, out, from_wire, $in_place, $low_bits)
             }
 
             /// Appends `values` as a packed field body: the varint byte
@@ -1298,7 +1303,7 @@ macro_rules! scalar_type {
                 len: usize,
                 out: &mut Vec<$value>,
             ) -> Result<usize, BulkDecodeError> {
-                super::get_packed_with::<$value, $narrow, _>(buf, len, out, from_wire, $in_place)
+                super::get_packed_with::<$value, $narrow, _>(buf, len, out, from_wire, $in_place, $low_bits)
             }
         }
     };
