@@ -27,7 +27,7 @@
 //! buffer), so that no read tests the end: the copy's address kept the
 //! whole reader in memory (a store of the position per read) and the
 //! 1-byte loop ran at half this one's speed (0.81 vs 1.62 G values/s,
-//! Zen 3 host, 2026-11-28).
+//! Zen 3 host, 2026-11-29).
 
 use core::fmt;
 
