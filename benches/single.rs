@@ -50,6 +50,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 mod common;
+#[cfg(target_arch = "x86_64")]
+mod encodes;
 use common::{
     encode_each, peers, record_bytes_per_value, reference_encode, selected_workloads, Clock,
 };
@@ -873,6 +875,9 @@ fn main() {
 /// (the order alternates), and the table gives the medians over the
 /// rounds. `VARINT_BENCH_ROUNDS` sets the number of rounds (default 40),
 /// `VARINT_BENCH_WORKLOADS` the workloads (default `mix,u32,u64`).
+/// `VARINT_BENCH_PAIRED=encode` runs the tables of `encodes` instead (the
+/// single-value encoders, `encoded_len` and `decode_wrapping` against the
+/// hosts' loops, windows of 16 values to 1M), `=buf` those of `buf_messages`.
 #[cfg(target_arch = "x86_64")]
 mod paired {
     use super::*;
@@ -888,6 +893,10 @@ mod paired {
     type EncodeBatch<T> = fn(&[T], &mut [u8]) -> usize;
 
     pub fn run() {
+        if std::env::var("VARINT_BENCH_PAIRED").as_deref() == Ok("encode") {
+            encodes::run();
+            return;
+        }
         if std::env::var("VARINT_BENCH_PAIRED").as_deref() == Ok("buf") {
             #[cfg(feature = "bytes")]
             buf_messages::paired();
