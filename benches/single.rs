@@ -50,6 +50,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 mod common;
+#[cfg(target_arch = "x86_64")]
+mod encodes;
 mod reader_loops;
 use common::{
     encode_each, peers, record_bytes_per_value, reference_encode, selected_workloads, Clock,
@@ -875,6 +877,9 @@ fn main() {
 /// (the order alternates), and the table gives the medians over the
 /// rounds. `VARINT_BENCH_ROUNDS` sets the number of rounds (default 40),
 /// `VARINT_BENCH_WORKLOADS` the workloads (default `mix,u32,u64`).
+/// `VARINT_BENCH_PAIRED=encode` runs the tables of `encodes` instead (the
+/// single-value encoders, `encoded_len` and `decode_wrapping` against the
+/// hosts' loops, windows of 16 values to 1M), `=buf` those of `buf_messages`.
 #[cfg(target_arch = "x86_64")]
 mod paired {
     use super::*;
@@ -892,6 +897,10 @@ mod paired {
     pub fn run() {
         if std::env::var("VARINT_BENCH_PAIRED").as_deref() == Ok("reader") {
             reader_loops::paired();
+            return;
+        }
+        if std::env::var("VARINT_BENCH_PAIRED").as_deref() == Ok("encode") {
+            encodes::run();
             return;
         }
         if std::env::var("VARINT_BENCH_PAIRED").as_deref() == Ok("buf") {

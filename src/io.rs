@@ -338,9 +338,9 @@ pub trait WriteVarint: Write {
     /// A 1- or 2-byte varint is written as an array of that length (behind
     /// predicted branches, as in [`encode_to_slice`](crate::encode_to_slice)),
     /// whose `write_all` the compiler turns into a store for writers it
-    /// sees through, such as `Vec<u8>` (1-byte values into a `Vec`: 4x
-    /// faster than the variable-length `write_all` of every length; BENCHMARKS.md,
-    /// "Single-value encodes and lengths").
+    /// sees through, such as `Vec<u8>` (1-byte values into a `Vec`: about
+    /// 4x faster than through the variable-length `write_all` of the
+    /// longer varints; BENCHMARKS.md, "Single-value encodes and lengths").
     ///
     /// ```
     /// use varint_turbo::WriteVarint;
