@@ -249,9 +249,10 @@ fn decode_int_items<R: BufRead>(
     count: usize,
     items: &mut Vec<Value>,
 ) -> usize {
-    /// Items per call of the bulk decoder (a stack buffer of 2 KiB).
-    const BATCH: usize = 256;
-    fn run<T: ::varint_turbo::ZigZag + Default + Copy, R: BufRead>(
+    // The decoder's batch on the stack, zeroed per call: 32 items for a
+    // short block (a record's array of a few items), 256 (2 KiB of longs)
+    // for a longer one.
+    fn run<T: ::varint_turbo::ZigZag + Default + Copy, R: BufRead, const BATCH: usize>(
         reader: &mut R,
         count: usize,
         items: &mut Vec<Value>,
@@ -278,9 +279,11 @@ fn decode_int_items<R: BufRead>(
         }
         done
     }
-    match schema {
-        Schema::Long => run::<i64, R>(reader, count, items, Value::Long),
-        Schema::Int => run::<i32, R>(reader, count, items, Value::Int),
+    match (schema, count <= 32) {
+        (Schema::Long, true) => run::<i64, R, 32>(reader, count, items, Value::Long),
+        (Schema::Long, false) => run::<i64, R, 256>(reader, count, items, Value::Long),
+        (Schema::Int, true) => run::<i32, R, 32>(reader, count, items, Value::Int),
+        (Schema::Int, false) => run::<i32, R, 256>(reader, count, items, Value::Int),
         _ => 0,
     }
 }

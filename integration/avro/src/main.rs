@@ -96,16 +96,17 @@ macro_rules! variant_jobs {
             use super::*;
             use std::io::Cursor;
             use $krate::{
-                reader::datum::GenericDatumReader, types::Value,
-                writer::datum::GenericDatumWriter, Reader, Schema, Writer,
+                reader::datum::GenericDatumReader, types::Value, writer::datum::GenericDatumWriter,
+                Reader, Schema, Writer,
             };
 
             pub fn job<T: DeserializeOwned + Serialize + Clone + 'static>(
                 workload: &Workload<T>,
                 op: Op,
             ) -> Job {
-                let schema: &'static Schema =
-                    Box::leak(Box::new(Schema::parse_str(workload.schema).expect("schema")));
+                let schema: &'static Schema = Box::leak(Box::new(
+                    Schema::parse_str(workload.schema).expect("schema"),
+                ));
                 let count = workload.values.len();
                 let datums = workload.datums.clone();
                 let container = workload.container.clone();
@@ -128,7 +129,11 @@ macro_rules! variant_jobs {
                     Op::ReadDeser => Box::new(move || {
                         let mut input = &datums[..];
                         for _ in 0..count {
-                            black_box(reader.read_deser::<T>(black_box(&mut input)).expect("valid"));
+                            black_box(
+                                reader
+                                    .read_deser::<T>(black_box(&mut input))
+                                    .expect("valid"),
+                            );
                         }
                         count as u64
                     }),
@@ -166,20 +171,25 @@ macro_rules! variant_jobs {
                             Op::WriteValue => {
                                 out.clear();
                                 for value in &values {
-                                    writer.write_value_ref(&mut out, black_box(value)).expect("written");
+                                    writer
+                                        .write_value_ref(&mut out, black_box(value))
+                                        .expect("written");
                                 }
                                 black_box(&out).len() as u64
                             }
                             Op::WriteSer => {
                                 out.clear();
                                 for value in &serde_values {
-                                    writer.write_ser(&mut out, black_box(value)).expect("written");
+                                    writer
+                                        .write_ser(&mut out, black_box(value))
+                                        .expect("written");
                                 }
                                 black_box(&out).len() as u64
                             }
                             _ => {
                                 out.clear();
-                                let mut file = Writer::new(schema, std::mem::take(&mut out)).expect("writer");
+                                let mut file =
+                                    Writer::new(schema, std::mem::take(&mut out)).expect("writer");
                                 for value in &values {
                                     file.append_value_ref(black_box(value)).expect("written");
                                 }
@@ -380,8 +390,10 @@ fn main() {
     let mut rng = Rng::new(0x5eed);
 
     // 10,000 telemetry records.
-    let records: Workload<Telemetry> =
-        workload(data::TELEMETRY_SCHEMA, data::telemetry_records(&mut rng, 10_000));
+    let records: Workload<Telemetry> = workload(
+        data::TELEMETRY_SCHEMA,
+        data::telemetry_records(&mut rng, 10_000),
+    );
     let mean = records.datums.len() as f64 / records.values.len() as f64;
     workload_rows(
         &mut rows,
@@ -410,10 +422,32 @@ fn main() {
         Op::WriteValue,
         Op::WriteSer,
     ];
-    let longs = workload(data::LONG_ARRAY_SCHEMA, vec![data::small_longs(&mut rng, 100_000)]);
-    workload_rows(&mut rows, settings, "array<long> ×100k small", "elem", 100_000, &longs, &array_ops);
-    let ints = workload(data::INT_ARRAY_SCHEMA, vec![data::small_ints(&mut rng, 100_000)]);
-    workload_rows(&mut rows, settings, "array<int> ×100k small", "elem", 100_000, &ints, &array_ops);
+    let longs = workload(
+        data::LONG_ARRAY_SCHEMA,
+        vec![data::small_longs(&mut rng, 100_000)],
+    );
+    workload_rows(
+        &mut rows,
+        settings,
+        "array<long> ×100k small",
+        "elem",
+        100_000,
+        &longs,
+        &array_ops,
+    );
+    let ints = workload(
+        data::INT_ARRAY_SCHEMA,
+        vec![data::small_ints(&mut rng, 100_000)],
+    );
+    workload_rows(
+        &mut rows,
+        settings,
+        "array<int> ×100k small",
+        "elem",
+        100_000,
+        &ints,
+        &array_ops,
+    );
 
     println!();
     println!(

@@ -351,7 +351,12 @@ fn varint_random_and_edge_inputs() {
     }
     // Every valid encoding of edge values.
     for bits in 0..64 {
-        for value in [1u64 << bits, (1u64 << bits) - 1, (1u64 << bits) + 1, u64::MAX] {
+        for value in [
+            1u64 << bits,
+            (1u64 << bits) - 1,
+            (1u64 << bits) + 1,
+            u64::MAX,
+        ] {
             let mut input = Vec::new();
             let mut v = value;
             while v >= 0x80 {
@@ -446,7 +451,8 @@ fn arrays_valid_and_corrupted() {
         for input in &inputs {
             for schema in [data::LONG_ARRAY_SCHEMA, data::INT_ARRAY_SCHEMA] {
                 for source in SOURCES {
-                    if matches!(source, Source::Chunked(size) if size > 2 && size != 7 && round % 8 != 0) {
+                    if matches!(source, Source::Chunked(size) if size > 2 && size != 7 && round % 8 != 0)
+                    {
                         continue;
                     }
                     check!(
@@ -482,7 +488,12 @@ fn records_valid_and_corrupted() {
         let input = data::datums(data::TELEMETRY_SCHEMA, std::slice::from_ref(record));
         for _ in 0..20 {
             let input = corrupt(&mut rng, &input);
-            for source in [Source::Slice, Source::Cursor, Source::Chunked(1), Source::Chunked(4)] {
+            for source in [
+                Source::Slice,
+                Source::Cursor,
+                Source::Chunked(1),
+                Source::Chunked(4),
+            ] {
                 check!(
                     format!("record from {input:02x?} via {source:?}"),
                     read_value(data::TELEMETRY_SCHEMA, &input, source)
@@ -523,11 +534,22 @@ fn writes() {
     let mut rng = Rng::new(5);
     let mut edges: Vec<i64> = vec![0, 1, -1, 63, -64, 64, -65, i64::MAX, i64::MIN];
     for bits in 0..63 {
-        edges.extend([1i64 << bits, -(1i64 << bits), (1i64 << bits) - 1, -(1i64 << bits) - 1]);
+        edges.extend([
+            1i64 << bits,
+            -(1i64 << bits),
+            (1i64 << bits) - 1,
+            -(1i64 << bits) - 1,
+        ]);
     }
     for &value in &edges {
-        check!(format!("long {value}"), write_scalar(r#""long""#, value, Items::Long));
-        check!(format!("int {value}"), write_scalar(r#""int""#, value, Items::Int));
+        check!(
+            format!("long {value}"),
+            write_scalar(r#""long""#, value, Items::Long)
+        );
+        check!(
+            format!("int {value}"),
+            write_scalar(r#""int""#, value, Items::Int)
+        );
     }
     for round in 0..400 {
         let values: Vec<i64> = if round == 0 {
@@ -553,8 +575,14 @@ fn writes() {
             );
         }
         let ints: Vec<i32> = values.iter().map(|&v| v as i32).collect();
-        check!(format!("serde array of {}", values.len()), write_ser(data::LONG_ARRAY_SCHEMA, &values));
-        check!(format!("serde int array of {}", values.len()), write_ser(data::INT_ARRAY_SCHEMA, &ints));
+        check!(
+            format!("serde array of {}", values.len()),
+            write_ser(data::LONG_ARRAY_SCHEMA, &values)
+        );
+        check!(
+            format!("serde int array of {}", values.len()),
+            write_ser(data::INT_ARRAY_SCHEMA, &ints)
+        );
     }
     let records = data::telemetry_records(&mut rng, 200);
     for record in &records {
