@@ -702,7 +702,7 @@ fn encode_packed_with<V: Copy + 'static, W: crate::VarInt + Copy>(
         if guess == 0 {
             let estimate = bytes.len().saturating_mul(values.len()) / first_values;
             guess = crate::encoded_len(estimate.max(values.len()) as u64);
-            out.reserve(guess + estimate);
+            out.reserve(guess.saturating_add(estimate));
             out.extend_from_slice(&[0; 10][..guess]);
         }
         out.extend_from_slice(bytes);
