@@ -219,3 +219,9 @@ pub use zigzag::{
     zigzag_decode_isize, zigzag_encode, zigzag_encode_i16, zigzag_encode_i32, zigzag_encode_i64,
     zigzag_encode_i8, zigzag_encode_isize, ZigZag,
 };
+
+/// The README's examples, compiled and run as doc tests (`cargo test
+/// --all-features --doc`; its `bytes` example needs that feature).
+#[cfg(all(doctest, feature = "bytes"))]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;
