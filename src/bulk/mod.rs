@@ -377,7 +377,7 @@ fn check_rest<T: VarInt>(
     if consumed == input.len() {
         return Ok(());
     }
-    let kind = match crate::decode::<T>(&input[consumed..]) {
+    let kind = match crate::decode::decode::<T>(&input[consumed..]) {
         Err(kind) => kind,
         // Unreachable (every terminator was used), but never claim success.
         Ok(_) => DecodeError::Truncated,
