@@ -94,8 +94,8 @@ pub trait BufVarint: Buf {
         // without it (BENCHMARKS.md, "`get_varint` on small messages").
         // `inline(always)`: with `inline`, prost's field parsers called it
         // out of line, and decoding messages through it took 1.01-1.10 of
-        // prost's time rather than 0.81-0.96 (BENCHMARKS.md, "Session of
-        // 2026-11-27 (14)").
+        // prost's time rather than 0.81-0.96 (BENCHMARKS.md, "The readers
+        // in the patch").
         //
         // Every path yields its value and length to one `advance`. Where a
         // caller keeps the buffer in memory between reads (a reader out of
@@ -224,7 +224,7 @@ impl<B: Buf + ?Sized> BufVarint for B {}
 /// `Result<u64, DecodeError>` is three scalars (tag, error, value) and
 /// comes back through memory, and merging it with the inline path made
 /// that path store its value and load it back, and keep a stack frame
-/// (BENCHMARKS.md, "Session of 2026-11-26 (7)").
+/// (BENCHMARKS.md, "`get_varint` on small messages").
 #[derive(Clone, Copy)]
 struct Decoded {
     value: u64,
