@@ -45,7 +45,7 @@ def strip_strings(text):
     # the line numbers
     return re.sub(r'"(?:\\.|[^"\\])*"', lambda m: '""' + '\n' * m.group(0).count('\n'), text)
 def group_heads(body):
-    # first path segment of each entry of a `{...}` use group, top level only
+    # the entries of a `{...}` use group, top level only
     heads, depth, cur = [], 0, ''
     for c in body + ',':
         if c == '{': depth += 1
@@ -54,7 +54,8 @@ def group_heads(body):
             heads.append(cur.strip()); cur = ''
         else:
             cur += c
-    return [re.match(r'\w*', h).group(0) for h in heads if h]
+    # (first segment, whether a path continues after it)
+    return [(re.match(r'\w*', h).group(0), bool(re.match(r'\w+\s*::', h))) for h in heads if h]
 def group_body(text, start):
     # text[start] == '{': the text up to its matching '}'
     depth = 0
@@ -73,7 +74,7 @@ for mod, path in files.items():
         # inline child modules, where it names the file's own module
         for m in re.finditer(r'\bcrate::(\{|\w+)((?:::\w+)*(?:::[{*])?)', code):
             if m.group(1) == '{':
-                heads = [(h, False) for h in group_heads(group_body(code, m.start(1)))]
+                heads = group_heads(group_body(code, m.start(1)))
             else:
                 heads = [(m.group(1), bool(m.group(2)))]
             for head, longer in heads:
@@ -81,9 +82,6 @@ for mod, path in files.items():
                 # module, `crate::decode(` or `crate::decode::<u32>(` the
                 # re-exported function
                 if head in reexp and not ((head,) in files and longer):
-                    if (head,) in files and m.group(1) == '{':
-                        body = group_body(code, m.start(1))
-                        if re.search(r'(^|[,{\s])' + head + r'\s*::\s*(\w|\{)', body): continue
                     line = code.count('\n', 0, m.start()) + 1
                     root_paths.append((path, line, head))
     # module of this file for super::
