@@ -2,9 +2,14 @@
 """Checks the layout rule of src/ (README, "Layout"): builds the file-level
 import graph (which .rs file names which other one through `crate::`,
 `super::` or `self::` paths, comments skipped, a module's declarations of its
-own submodules not counted), then fails if any files form an import cycle
-or if a file under src/arch/ names the API layer above it (the `bulk`,
-`decode`, `encode`, `protobuf`, `avro`, `io` or `bytes_ext` modules).
+own submodules not counted), then fails if any files form an import cycle,
+if a file under src/arch/ names the API layer above it (the `bulk`,
+`decode`, `encode`, `protobuf`, `avro`, `io` or `bytes_ext` modules), or if a
+file other than lib.rs names an item through lib.rs's `pub use` re-exports
+(`use crate::DecodeError;`, `crate::decode(..)`, `crate::{decode, VarInt}`)
+instead of its defining module (`crate::error::DecodeError`):
+imports point down to where an item is defined, never back up to the root.
+Code only: comments and doc comments (intra-doc links) are skipped.
 
 Usage: scripts/check-layout.py [SRC_DIR] [-v]   (-v prints the graph)
 """
@@ -32,10 +37,53 @@ def resolve(segs):
     for k in range(len(segs), 0, -1):
         if tuple(segs[:k]) in files: return tuple(segs[:k])
     return None
+def strip_comments(text):
+    text = re.sub(r'/\*.*?\*/', '', text, flags=re.S)
+    return re.sub(r'//[^\n]*', '', text)
+def strip_strings(text):
+    # string literals (`#[doc = "..."]` text, messages), newlines kept for
+    # the line numbers
+    return re.sub(r'"(?:\\.|[^"\\])*"', lambda m: '""' + '\n' * m.group(0).count('\n'), text)
+def group_heads(body):
+    # the entries of a `{...}` use group, top level only
+    heads, depth, cur = [], 0, ''
+    for c in body + ',':
+        if c == '{': depth += 1
+        elif c == '}': depth -= 1
+        if depth == 0 and c == ',':
+            heads.append(cur.strip()); cur = ''
+        else:
+            cur += c
+    # (first segment, whether a path continues after it)
+    return [(re.match(r'\w*', h).group(0), bool(re.match(r'\w+\s*::', h))) for h in heads if h]
+def group_body(text, start):
+    # text[start] == '{': the text up to its matching '}'
+    depth = 0
+    for j in range(start, len(text)):
+        depth += {'{': 1, '}': -1}.get(text[j], 0)
+        if depth == 0: return text[start + 1:j]
+    return text[start + 1:]
+root_paths = []  # (file, line, path) naming a root re-export
 graph = {k: set() for k in files}
 for mod, path in files.items():
-    text = open(path).read()
-    text = re.sub(r'//[^\n]*', '', text)
+    text = strip_comments(open(path).read())
+    if mod != ():
+        code = strip_strings(text)
+        # paths from the crate root (`crate::`, `$crate::`); a top-level
+        # file's `super::` is left out: in this crate it only appears in
+        # inline child modules, where it names the file's own module
+        for m in re.finditer(r'\bcrate::(\{|\w+)((?:::\w+)*(?:::[{*])?)', code):
+            if m.group(1) == '{':
+                heads = group_heads(group_body(code, m.start(1)))
+            else:
+                heads = [(m.group(1), bool(m.group(2)))]
+            for head, longer in heads:
+                # `crate::decode::decode` and `crate::decode::{..}` name the
+                # module, `crate::decode(` or `crate::decode::<u32>(` the
+                # re-exported function
+                if head in reexp and not ((head,) in files and longer):
+                    line = code.count('\n', 0, m.start()) + 1
+                    root_paths.append((path, line, head))
     # module of this file for super::
     for m in re.finditer(r'\b(crate|super|self)((?:::\w+)+)', text):
         base, rest = m.group(1), m.group(2).split('::')[1:]
@@ -79,5 +127,9 @@ for comp in out:
     print('cycle:', ' '.join(sorted(name(c) for c in comp)))
 arch_up = [(name(m), name(t)) for m in graph for t in graph[m] if m[:1] == ('arch',) and t[:1] in {('bulk',), ('decode',), ('encode',), ('protobuf',), ('avro',), ('io',), ('bytes_ext',)}]
 for a, b in arch_up: print('arch names the API layer:', a, '->', b)
-print(f'{len(files)} files, {len(out)} cycles, {len(arch_up)} upward imports from arch/')
-sys.exit(1 if out or arch_up else 0)
+for f, l, n in root_paths:
+    print(f'{f}:{l}: names `{n}` through the crate root\'s re-export; '
+          f'name its module ({"::".join(reexp[n])}::{n})')
+print(f'{len(files)} files, {len(out)} cycles, {len(arch_up)} upward imports from arch/, '
+      f'{len(root_paths)} paths through root re-exports')
+sys.exit(1 if out or arch_up or root_paths else 0)

@@ -38,7 +38,7 @@
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::DecodeError;
+use crate::error::DecodeError;
 
 /// Encodes an Avro `int` (zigzag, 1 to 5 bytes), in the shape of
 /// [`crate::encode`].
@@ -50,7 +50,7 @@ use crate::DecodeError;
 #[inline]
 #[must_use]
 pub fn encode_int(value: i32) -> ([u8; 16], u8) {
-    crate::encode_zigzag(value)
+    crate::encode::encode_zigzag(value)
 }
 
 /// Encodes an Avro `long` (zigzag, 1 to 10 bytes), in the shape of
@@ -64,7 +64,7 @@ pub fn encode_int(value: i32) -> ([u8; 16], u8) {
 #[inline]
 #[must_use]
 pub fn encode_long(value: i64) -> ([u8; 16], u8) {
-    crate::encode_zigzag(value)
+    crate::encode::encode_zigzag(value)
 }
 
 /// Decodes an Avro `int` from the start of `input`: the value and the bytes
@@ -80,7 +80,7 @@ pub fn encode_long(value: i64) -> ([u8; 16], u8) {
 /// ```
 #[inline]
 pub fn decode_int(input: &[u8]) -> Result<(i32, usize), DecodeError> {
-    crate::decode_zigzag::<i32>(input)
+    crate::decode::decode_zigzag::<i32>(input)
 }
 
 /// Decodes an Avro `long` from the start of `input`: the value and the
@@ -94,7 +94,7 @@ pub fn decode_int(input: &[u8]) -> Result<(i32, usize), DecodeError> {
 /// ```
 #[inline]
 pub fn decode_long(input: &[u8]) -> Result<(i64, usize), DecodeError> {
-    crate::decode_zigzag::<i64>(input)
+    crate::decode::decode_zigzag::<i64>(input)
 }
 
 /// Why an Avro array could not be decoded.
@@ -207,7 +207,7 @@ pub fn encode_long_block(values: &[i64], out: &mut Vec<u8>) -> usize {
     if values.is_empty() {
         return 0;
     }
-    push_long(out, values.len() as i64) + crate::encode_slice_zigzag(values, out)
+    push_long(out, values.len() as i64) + crate::bulk::encode_slice_zigzag(values, out)
 }
 
 /// Appends one block in the skippable form: the negated count, the items'
@@ -226,11 +226,11 @@ pub fn encode_long_block_with_size(values: &[i64], out: &mut Vec<u8>) -> usize {
     }
     let size: usize = values
         .iter()
-        .map(|&value| crate::encoded_len(crate::zigzag_encode_i64(value)))
+        .map(|&value| crate::encode::encoded_len(crate::zigzag::zigzag_encode_i64(value)))
         .sum();
     push_long(out, -(values.len() as i64))
         + push_long(out, size as i64)
-        + crate::encode_slice_zigzag(values, out)
+        + crate::bulk::encode_slice_zigzag(values, out)
 }
 
 /// Appends a whole array of longs: one block with `values` (none if empty)
@@ -316,7 +316,7 @@ fn decode_block_items(
     let slots = usize::try_from(count).map_or(items.len(), |count| count.min(items.len()));
     let start = out.len();
     out.resize(start + slots, 0);
-    match crate::decode_slice_zigzag(items, &mut out[start..]) {
+    match crate::bulk::decode_slice_zigzag(items, &mut out[start..]) {
         Ok((read, bytes)) if read as u64 == count => Ok(bytes),
         Ok((read, _)) => {
             out.truncate(start + read);

@@ -49,9 +49,9 @@
 
 use bytes::{Buf, BufMut};
 
+use crate::error::{BulkDecodeError, DecodeError};
 use crate::varint::VarInt;
 use crate::zigzag::ZigZag;
-use crate::{BulkDecodeError, DecodeError};
 
 /// The bytes [`BufMutVarint::put_varints`] encodes per step before copying
 /// them into the `BufMut`: room for 102 varints of the longest kind.
@@ -94,8 +94,8 @@ pub trait BufVarint: Buf {
         // without it (BENCHMARKS.md, "`get_varint` on small messages").
         // `inline(always)`: with `inline`, prost's field parsers called it
         // out of line, and decoding messages through it took 1.01-1.10 of
-        // prost's time rather than 0.81-0.96 (BENCHMARKS.md, "Session of
-        // 2026-11-27 (14)").
+        // prost's time rather than 0.81-0.96 (BENCHMARKS.md, "The readers
+        // in the patch").
         //
         // Every path yields its value and length to one `advance`. Where a
         // caller keeps the buffer in memory between reads (a reader out of
@@ -154,7 +154,7 @@ pub trait BufVarint: Buf {
     #[inline]
     fn get_varint_zigzag<T: ZigZag>(&mut self) -> Result<T, DecodeError> {
         self.get_varint::<T::Unsigned>()
-            .map(crate::zigzag_decode::<T>)
+            .map(crate::zigzag::zigzag_decode::<T>)
     }
 
     /// Reads consecutive varints into `out` until it is full or the buffer
@@ -186,7 +186,7 @@ pub trait BufVarint: Buf {
                 break;
             }
             let more_chunks_follow = chunk.len() < self.remaining();
-            let error = match crate::decode_slice(chunk, &mut out[written..]) {
+            let error = match crate::bulk::decode_slice(chunk, &mut out[written..]) {
                 Ok((values, bytes)) => {
                     self.advance(bytes);
                     written += values;
@@ -224,7 +224,7 @@ impl<B: Buf + ?Sized> BufVarint for B {}
 /// `Result<u64, DecodeError>` is three scalars (tag, error, value) and
 /// comes back through memory, and merging it with the inline path made
 /// that path store its value and load it back, and keep a stack frame
-/// (BENCHMARKS.md, "Session of 2026-11-26 (7)").
+/// (BENCHMARKS.md, "`get_varint` on small messages").
 #[derive(Clone, Copy)]
 struct Decoded {
     value: u64,
@@ -273,7 +273,7 @@ impl Decoded {
 #[cold]
 #[inline(never)]
 fn get_slow<T: VarInt, B: Buf + ?Sized>(buf: &mut B) -> Decoded {
-    let error = match crate::decode::<T>(buf.chunk()) {
+    let error = match crate::decode::decode::<T>(buf.chunk()) {
         Ok((value, len)) => {
             buf.advance(len);
             return Decoded::ok(value, len);
@@ -313,7 +313,7 @@ fn get_across_seam<T: VarInt, B: Buf + ?Sized>(buf: &mut B) -> Result<(T, usize)
             break;
         }
     }
-    crate::decode::<T>(&window[..len])
+    crate::decode::decode::<T>(&window[..len])
 }
 
 /// Varint writes on any [`bytes::BufMut`]; implemented for every `BufMut`.
@@ -371,7 +371,7 @@ pub trait BufMutVarint: BufMut {
     /// ```
     #[inline]
     fn put_varint_zigzag<T: ZigZag>(&mut self, value: T) -> usize {
-        self.put_varint(crate::zigzag_encode(value))
+        self.put_varint(crate::zigzag::zigzag_encode(value))
     }
 
     /// Writes the varints of all `values`, encoded with the bulk encoder a
@@ -389,13 +389,13 @@ pub trait BufMutVarint: BufMut {
     /// assert_eq!(out, [0x01, 0xac, 0x02, 0x03]);
     /// ```
     fn put_varints<T: VarInt>(&mut self, values: &[T]) -> usize {
-        let total = crate::encoded_len_sum(values);
+        let total = crate::bulk::encoded_len_sum(values);
         ensure_room(self, total);
         let mut staging = [0u8; PUT_STAGING_BYTES];
         let mut rest = values;
         let mut written = 0;
         while !rest.is_empty() {
-            let (encoded, len) = crate::encode_slice_into(rest, &mut staging);
+            let (encoded, len) = crate::bulk::encode_slice_into(rest, &mut staging);
             self.put_slice(&staging[..len]);
             written += len;
             rest = &rest[encoded..];
@@ -450,7 +450,7 @@ fn put_longer<T: VarInt, B: BufMut + ?Sized>(buf: &mut B, value: T) -> usize {
 #[inline]
 fn put_near_the_end<T: VarInt, B: BufMut + ?Sized>(buf: &mut B, value: T) -> usize {
     let mut rest = value.to_u64();
-    let len = crate::encoded_len_u64(rest);
+    let len = crate::encode::encoded_len_u64(rest);
     let chunk = buf.chunk_mut();
     if chunk.len() < len {
         return put_across(buf, value);
@@ -472,7 +472,7 @@ fn put_near_the_end<T: VarInt, B: BufMut + ?Sized>(buf: &mut B, value: T) -> usi
 /// chained buffer, or the buffer must grow first: through `put_slice`.
 #[inline(never)]
 fn put_across<T: VarInt, B: BufMut + ?Sized>(buf: &mut B, value: T) -> usize {
-    let (bytes, len) = crate::encode(value);
+    let (bytes, len) = crate::encode::encode(value);
     let len = usize::from(len);
     ensure_room(buf, len);
     buf.put_slice(&bytes[..len]);

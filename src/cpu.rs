@@ -115,7 +115,8 @@ static SPLITS_256: CachedFact = CachedFact::new();
 /// Whether this CPU executes 256-bit AVX2 operations as two 128-bit halves
 /// (AMD Zen and Zen+, Hygon Dhyana: family 0x17 models below 0x30, family
 /// 0x18), where the SSSE3 bulk decoder's 1-byte runs beat the AVX2 ones
-/// (BENCHMARKS.md, "Session of 2026-11-26 (4)"). From CPUID once, then
+/// (BENCHMARKS.md, "Short inputs: the paths below 128 bytes"). From CPUID once,
+/// then
 /// cached; `false` off x86-64.
 #[inline(always)]
 pub(crate) fn splits_256_bit_ops() -> bool {

@@ -268,7 +268,7 @@ fn select_with<T: DeltaInt>(
 /// (value `index`): `Truncated` if it decodes.
 #[cold]
 fn first_error<T: VarInt>(input: &[u8], pos: usize, index: usize) -> BulkDecodeError {
-    let kind = crate::decode::<T>(&input[pos.min(input.len())..])
+    let kind = crate::decode::decode::<T>(&input[pos.min(input.len())..])
         .err()
         .unwrap_or(DecodeError::Truncated);
     BulkDecodeError::new(kind, index, pos)

@@ -61,9 +61,9 @@
 
 use std::io::{self, BufRead, Read, Write};
 
+use crate::error::DecodeError;
 use crate::varint::VarInt;
 use crate::zigzag::ZigZag;
-use crate::DecodeError;
 
 /// Varint reads on any [`Read`]; implemented for every `Read`.
 pub trait ReadVarint: Read {
@@ -101,7 +101,7 @@ pub trait ReadVarint: Read {
     /// ```
     fn read_varint<T: VarInt>(&mut self) -> io::Result<T> {
         let (window, len) = read_varint_bytes(self, T::MAX_LEN)?;
-        match crate::decode::<T>(&window[..len]) {
+        match crate::decode::decode::<T>(&window[..len]) {
             Ok((value, _)) => Ok(value),
             Err(error) => Err(error.into()),
         }
@@ -138,7 +138,7 @@ pub trait ReadVarint: Read {
     /// ```
     fn read_varint_wrapping<T: VarInt>(&mut self) -> io::Result<T> {
         let (window, len) = read_varint_bytes(self, WRAPPING_MAX_LEN)?;
-        match crate::decode_wrapping::<T>(&window[..len]) {
+        match crate::decode::decode_wrapping::<T>(&window[..len]) {
             Ok((value, _)) => Ok(value),
             Err(error) => Err(error.into()),
         }
@@ -158,7 +158,7 @@ pub trait ReadVarint: Read {
     /// ```
     fn read_varint_zigzag<T: ZigZag>(&mut self) -> io::Result<T> {
         self.read_varint::<T::Unsigned>()
-            .map(crate::zigzag_decode::<T>)
+            .map(crate::zigzag::zigzag_decode::<T>)
     }
 
     /// Reads one zigzag varint with the rules of
@@ -177,7 +177,7 @@ pub trait ReadVarint: Read {
     /// ```
     fn read_varint_zigzag_wrapping<T: ZigZag>(&mut self) -> io::Result<T> {
         self.read_varint_wrapping::<T::Unsigned>()
-            .map(crate::zigzag_decode::<T>)
+            .map(crate::zigzag::zigzag_decode::<T>)
     }
 }
 
@@ -241,7 +241,9 @@ pub trait BufReadVarint: BufRead {
     /// # Ok::<(), std::io::Error>(())
     /// ```
     fn read_varint_buffered<T: VarInt>(&mut self) -> io::Result<T> {
-        read_buffered(self, crate::decode::<T>, |reader| reader.read_varint())
+        read_buffered(self, crate::decode::decode::<T>, |reader| {
+            reader.read_varint()
+        })
     }
 
     /// [`read_varint_wrapping`](ReadVarint::read_varint_wrapping) with the
@@ -261,7 +263,7 @@ pub trait BufReadVarint: BufRead {
     /// # Ok::<(), std::io::Error>(())
     /// ```
     fn read_varint_wrapping_buffered<T: VarInt>(&mut self) -> io::Result<T> {
-        read_buffered(self, crate::decode_wrapping::<T>, |reader| {
+        read_buffered(self, crate::decode::decode_wrapping::<T>, |reader| {
             reader.read_varint_wrapping()
         })
     }
@@ -279,7 +281,7 @@ pub trait BufReadVarint: BufRead {
     /// ```
     fn read_varint_zigzag_buffered<T: ZigZag>(&mut self) -> io::Result<T> {
         self.read_varint_buffered::<T::Unsigned>()
-            .map(crate::zigzag_decode::<T>)
+            .map(crate::zigzag::zigzag_decode::<T>)
     }
 
     /// [`read_varint_zigzag_wrapping`](ReadVarint::read_varint_zigzag_wrapping)
@@ -296,7 +298,7 @@ pub trait BufReadVarint: BufRead {
     /// ```
     fn read_varint_zigzag_wrapping_buffered<T: ZigZag>(&mut self) -> io::Result<T> {
         self.read_varint_wrapping_buffered::<T::Unsigned>()
-            .map(crate::zigzag_decode::<T>)
+            .map(crate::zigzag::zigzag_decode::<T>)
     }
 }
 
@@ -377,7 +379,7 @@ pub trait WriteVarint: Write {
     /// # Ok::<(), std::io::Error>(())
     /// ```
     fn write_varint_zigzag<T: ZigZag>(&mut self, value: T) -> io::Result<usize> {
-        self.write_varint(crate::zigzag_encode(value))
+        self.write_varint(crate::zigzag::zigzag_encode(value))
     }
 }
 
@@ -387,7 +389,7 @@ impl<W: Write + ?Sized> WriteVarint for W {}
 /// inliner: the kernel's 16-byte array, `len` bytes of it written.
 #[inline]
 fn write_longer<W: Write + ?Sized, T: VarInt>(writer: &mut W, value: T) -> io::Result<usize> {
-    let (bytes, len) = crate::encode(value);
+    let (bytes, len) = crate::encode::encode(value);
     let len = usize::from(len);
     writer.write_all(&bytes[..len])?;
     Ok(len)

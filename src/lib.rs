@@ -20,27 +20,46 @@
 //! assert_eq!(values, [3, 270, 86942]);
 //! ```
 //!
+//! ## Which function
+//!
+//! *Strict* is Go protowire's rule (`ConsumeVarint`), generalised to every
+//! width: a varint longer than the type's [`MAX_LEN`](VarInt::MAX_LEN) or a
+//! value that does not fit is [`DecodeError::Overflow`]. *Wrapping* is the
+//! rule of protobuf C++, Java Avro, apache-avro and quick-protobuf: any
+//! varint of at most 10 bytes, cut to the type's width.
+//!
+//! | to do this | strict | wrapping | notes |
+//! |---|---|---|---|
+//! | one value from `&[u8]` | [`decode`], [`decode_zigzag`]; [`decode_len`] (its length only) | [`decode_wrapping`], [`decode_zigzag_wrapping`] | the value and the bytes it took |
+//! | a parse loop over `&[u8]` | [`SliceReader::read`], [`SliceReader::read_zigzag`] | [`SliceReader::read_wrapping`], [`SliceReader::read_zigzag_wrapping`] | no slice or length to keep; an error leaves the position on the bad varint |
+//! | write one value | [`encode_to_slice`], [`encode_to_vec`], [`encode_zigzag_to_vec`], [`encode`] (into a 16-byte array); [`encoded_len`] | | shortest form |
+//! | whole buffers (a packed field) | [`decode_slice`], [`decode_all`], [`decode_slice_zigzag`], [`count_varints`]; [`encode_slice`], [`encode_slice_into`], [`encoded_len_sum`] | | SIMD, backend chosen at run time, once |
+//! | protobuf fields | [`protobuf::int32::decode`] and the other types' modules (the varint read as `u64`, then truncated to the type as protobuf parsers do), [`protobuf::FieldKey`]; [`protobuf::int32::decode_packed`], [`protobuf::int32::encode_packed`], `put_packed` (feature `bytes`) | | one module per scalar type |
+//! | Avro `int`/`long` | [`avro::decode_int`], [`avro::decode_long`], [`avro::encode_long`]; [`avro::decode_long_array`], [`avro::encode_long_array`] | [`decode_zigzag_wrapping::<i64>`](decode_zigzag_wrapping) (apache-avro's `long`) | |
+//! | signed LEB128 (WebAssembly, DWARF) | [`sleb128::decode`], [`sleb128::encode`], [`sleb128::decode_slice`], [`sleb128::encode_slice`] | | WebAssembly's `s32`/`s64` rule |
+//! | delta-coded sorted lists | [`delta::decode_slice`], [`delta::select`], [`delta::search`], [`delta::encode_slice`] | | the gaps strict, the sums wrapping |
+//! | [`bytes`](https://docs.rs/bytes) `Buf`/`BufMut` (feature `bytes`) | `BufVarint::get_varint`, `get_varint_zigzag`, `get_varints`; `BufMutVarint::put_varint`, `put_varint_zigzag`, `put_varints` | | also across chunk seams |
+//! | `std::io` (feature `std`) | `ReadVarint::read_varint`, `read_varint_zigzag`; `BufReadVarint::read_varint_buffered`; `WriteVarint::write_varint` | `ReadVarint::read_varint_wrapping`, `read_varint_zigzag_wrapping`; `BufReadVarint::read_varint_wrapping_buffered` | errors are `io::Error`s (module `io`) |
+//! | a known-padded buffer, `unsafe` | [`decode_unchecked`] (16 readable bytes, no validation), [`encode_unchecked`] (16 writable bytes) | | the kernel alone, one cost for every length |
+//!
 //! ## Semantics
 //!
-//! Decoding into `T` ([`u8`], [`u16`], [`u32`], [`u64`], [`usize`]) returns
-//! the value and the number of bytes consumed; bytes after the varint are
-//! ignored. It fails with
-//! * [`DecodeError::Truncated`] if the input ends while a continuation bit is
-//!   set (including the empty input),
-//! * [`DecodeError::Overflow`] if the value does not fit `T`, or if the first
-//!   [`T::MAX_LEN`](VarInt::MAX_LEN) bytes all have the continuation bit set
-//!   (even when the input ends right there). For `u64` this is exactly Go
-//!   protowire's `ConsumeVarint`: a 10th byte of `0x00`/`0x01` is fine,
-//!   anything larger overflows.
+//! Every decoder accepts non-minimal encodings within its length limit
+//! (`80 00` is 0), as protobuf does, ignores the bytes after the varint and
+//! never reads past its input. `T::MAX_LEN` is 2, 3, 5, 10 for `u8`,
+//! `u16`, `u32`, `u64`.
 //!
-//! Non-minimal encodings that fit (`80 00`, the 10-byte zero for `u64`) are
-//! accepted, as protobuf does. [`decode_wrapping`] and
-//! [`decode_zigzag_wrapping`] read with the rule of protobuf C++, Java Avro,
-//! apache-avro and quick-protobuf instead: any varint of at most 10 bytes,
-//! cut to `T`'s width (a 10th byte of `0x02..=0x7f` included);
-//! [`DecodeError::Overflow`] only when the 10th byte continues. The [`protobuf`] module reads narrower
-//! protobuf types by truncating a 64-bit varint instead, as protobuf
-//! parsers do; the [`avro`] module keeps Avro's 5-byte `int` limit.
+//! | family | accepts | [`Truncated`](DecodeError::Truncated) | [`Overflow`](DecodeError::Overflow) | bytes consumed |
+//! |---|---|---|---|---|
+//! | [`decode::<T>`](decode), [`decode_zigzag`], [`decode_len`] | at most `T::MAX_LEN` bytes, a value that fits `T` (for `u64`, a 10th byte `0x00`/`0x01`) | the input ends while a continuation bit is set, or is empty | the value does not fit `T`, or the first `T::MAX_LEN` bytes all continue (even where the input ends there) | the varint's bytes |
+//! | [`decode_wrapping::<T>`](decode_wrapping), [`decode_zigzag_wrapping`] | any varint of at most 10 bytes (a 10th byte of `0x02..=0x7f` too), its low `T::BITS` bits kept | as `decode` | only when the 10th byte continues | the varint's bytes (1..=10) |
+//! | `protobuf::<type>::decode` | `decode::<u64>`'s varints, truncated to the type (`bool`: any non-zero is `true`) | as `decode` | as `decode::<u64>` | the varint's bytes |
+//! | [`avro::decode_int`], [`avro::decode_long`] | `decode_zigzag::<i32>`/`::<i64>`: at most 5 bytes and the `i32` range; at most 10 bytes, a 10th byte `0x00`/`0x01` | as `decode` | longer, or out of range | the varint's bytes |
+//! | [`sleb128::decode::<i32 or i64>`](sleb128::decode) | at most 5 / 10 bytes, the last byte's unused bits equal to its sign bit | as `decode` | longer, or those bits differ from the sign | the varint's bytes |
+//! | bulk: [`decode_slice`], [`decode_slice_zigzag`], [`decode_all`], `sleb128::decode_slice`, `delta::decode_slice`, ... | each varint by its single-value rule | a varint cut off by the input's end | as the single-value rule | `Ok((values, bytes))`, stopping when `out` is full or the input ends (`decode_slice` forms); an error is a [`BulkDecodeError`]: the kind, the failing value's index and its byte offset, every value before it written |
+//! | [`SliceReader`] reads | `decode`'s (or `decode_wrapping`'s) rule on the remaining bytes | as `decode` | as `decode` | moves past the varint; on an error the position does not move |
+//! | `bytes_ext` reads (`get_varint`, ...) | `decode`'s rule, across chunk seams too | as `decode` | as `decode` | the varint's bytes; nothing on an error inside the current chunk; at a seam, the bytes examined |
+//! | `io` reads (`read_varint`, ...) | `decode`'s (or `decode_wrapping`'s) rule | an `io::Error` of kind `UnexpectedEof` | kind `InvalidData` | the varint's bytes, nothing after it; on an error, the bytes read: up to the end of the stream, the whole varint, or its first `T::MAX_LEN` bytes (10 for `_wrapping`) when they all continue; `BufReadVarint` nothing on an error inside its buffer (the table in module `io`) |
 //!
 //! ## Backends
 //!
@@ -111,10 +130,11 @@
 //! ## `no_std`
 //!
 //! With `default-features = false` the crate is `#![no_std]` and needs no
-//! allocator: the single-value API, the slice forms of the bulk API
-//! ([`decode_slice`], [`encode_slice_into`], [`count_varints`],
-//! [`encoded_len_sum`]) and the scalar functions of [`protobuf`] and
-//! [`avro`]. Add feature `alloc` for the `Vec` functions.
+//! allocator: the single-value API, [`SliceReader`], the slice forms of
+//! the bulk API ([`decode_slice`], [`encode_slice_into`], [`count_varints`],
+//! [`encoded_len_sum`]), the scalar functions of [`protobuf`] and [`avro`],
+//! and [`sleb128`] and [`delta`] but for their `Vec` functions. Add feature
+//! `alloc` for the `Vec` functions.
 //!
 //! ## Safety
 //!
@@ -128,25 +148,36 @@
 //!
 //! Every `unsafe` block has a `SAFETY` comment saying why it holds. They
 //! are in
-//! * the SIMD and BMI2 kernels under [`arch`], and the bulk dispatch to
-//!   them ([`Backend`], the bulk functions) and the single-value one
-//!   (`arch::selected`); the CPU detection (`CPUID`);
+//! * the SIMD and BMI2 kernels under [`arch`] (the SSSE3, AVX2 and AVX-512
+//!   bulk decoders, encoders, length sums, zigzag and signed LEB128 steps,
+//!   the x86-64 BMI1/BMI2/SSE2 helpers, the NEON kernels, the shared group
+//!   encoder's window writes, the per-backend types' kernel calls), and the
+//!   dispatch to them: the single-value one (`arch::selected`), the bulk one
+//!   ([`Backend`], the bulk functions, their `Vec` writes into spare
+//!   capacity); the CPU detection (`CPUID`);
 //! * the scalar bulk decoder (`arch::scalar::decode_slice`): SSE2
 //!   `pmovmskb` on x86-64 (the baseline), 16-byte windows read in place
 //!   and length-indexed table reads after its bounds checks, writes into
 //!   the output's slots;
-//! * [`decode_unchecked`], [`encode_unchecked`] and the word stores of the
-//!   single-value encoders;
+//! * [`decode_unchecked`], [`encode_unchecked`], the word stores of the
+//!   single-value encoders and [`encode_to_vec`]'s write into spare
+//!   capacity;
 //! * [`protobuf`]: the packed decoders' writes into a `Vec`'s spare
 //!   capacity (and narrow slots viewed as their same-sized wire type), the
 //!   packed writers' writes into `BufMut::chunk_mut`;
 //! * `bytes_ext`: varint writes into `BufMut::chunk_mut`;
 //! * [`SliceReader`]: its unchecked 16-byte window reads, which its
-//!   invariant (at least 16 bytes left) keeps inside the input.
+//!   invariant (at least 16 bytes left) keeps inside the input;
+//! * [`sleb128`]'s bulk decoder: signed output slots viewed as the unsigned
+//!   type of the same width for the unsigned kernel, the decoded slots read
+//!   back, [`sleb128::decode_all`]'s `Vec` length, the call of the AVX2 sign
+//!   step on a CPU that has it;
+//! * [`delta`]: the stack slots the gap decoder initialized, read back for
+//!   the running sum.
 //!
 //! The scalar single-value reference (`arch::scalar`'s `decode`, `encode`,
-//! the bulk encoder, the sizes, the tail decoder) and the `avro` and `io`
-//! modules have none.
+//! the bulk encoder, the sizes, the tail decoder, the signed LEB128
+//! decoder) and the `avro`, `io`, zigzag and error modules have none.
 //!
 //! ## Testing
 //!

@@ -88,8 +88,8 @@ use crate::arch::scalar::decode_slice::{
     bytewise_values, first_16_terminators, BYTEWISE_MAX_BYTES,
 };
 #[cfg(feature = "alloc")]
-use crate::BulkDecodeError;
-use crate::DecodeError;
+use crate::error::BulkDecodeError;
+use crate::error::DecodeError;
 
 /// How many values the packed helpers convert per bulk call (2 KiB of `u64`
 /// on the stack).
@@ -217,7 +217,7 @@ impl FieldKey {
     /// ```
     #[must_use]
     pub fn encode(self) -> ([u8; 16], u8) {
-        crate::encode(self.to_u32())
+        crate::encode::encode(self.to_u32())
     }
 
     /// The key's encoded length (1 for field numbers up to 15, at most 5).
@@ -229,7 +229,7 @@ impl FieldKey {
     /// ```
     #[must_use]
     pub fn encoded_len(self) -> usize {
-        crate::encoded_len(self.to_u32())
+        crate::encode::encoded_len(self.to_u32())
     }
 
     /// Decodes a key from the start of `input`; returns it and its length.
@@ -249,7 +249,7 @@ impl FieldKey {
     /// assert_eq!(FieldKey::decode(&[0x8a]), Err(KeyError::Varint(DecodeError::Truncated)));
     /// ```
     pub fn decode(input: &[u8]) -> Result<(Self, usize), KeyError> {
-        let (value, len) = crate::decode::<u64>(input)?;
+        let (value, len) = crate::decode::decode::<u64>(input)?;
         let field_number = value >> 3;
         let bits = (value & 7) as u8;
         if field_number == 0 || field_number > u64::from(Self::MAX_FIELD_NUMBER) {
@@ -332,7 +332,7 @@ impl core::error::Error for KeyError {
 /// assert_eq!(protobuf::decode_length_delimited(&[0x05, 0x68]), Err(DecodeError::Truncated));
 /// ```
 pub fn decode_length_delimited(input: &[u8]) -> Result<(&[u8], usize), DecodeError> {
-    let (len, prefix) = crate::decode::<u64>(input)?;
+    let (len, prefix) = crate::decode::decode::<u64>(input)?;
     let rest = &input[prefix..];
     match usize::try_from(len) {
         Ok(len) if len <= rest.len() => Ok((&rest[..len], prefix + len)),
@@ -369,7 +369,7 @@ pub fn decode_length_delimited(input: &[u8]) -> Result<(&[u8], usize), DecodeErr
 /// is none) with bytes left, `count_varints` of those bytes is reserved,
 /// the exact number of values left (at most one per byte).
 #[cfg(feature = "alloc")]
-fn decode_packed_with<V: 'static, N: crate::VarInt>(
+fn decode_packed_with<V: 'static, N: crate::varint::VarInt>(
     payload: &[u8],
     out: &mut Vec<V>,
     from_wire: impl Fn(u64) -> V + Copy,
@@ -396,7 +396,7 @@ fn decode_packed_with<V: 'static, N: crate::VarInt>(
     }
     if long_varints && has_long_varint(payload) {
         if out.capacity() - out.len() < payload.len() {
-            out.reserve(crate::count_varints(payload));
+            out.reserve(crate::bulk::count_varints(payload));
         }
         return decode_packed_wide(payload, out, from_wire);
     }
@@ -406,7 +406,7 @@ fn decode_packed_with<V: 'static, N: crate::VarInt>(
         let (values, consumed, error) = if out.capacity() == out.len() {
             // The values left, exactly. None: a cut-off varint, whose
             // error the batches below give without a slot.
-            match crate::count_varints(rest) {
+            match crate::bulk::count_varints(rest) {
                 0 => (0, 0, None),
                 values => {
                     out.reserve(values);
@@ -473,7 +473,7 @@ fn has_long_varint(payload: &[u8]) -> bool {
 /// and the decoder's error (the values before it are appended).
 #[cfg(feature = "alloc")]
 #[inline(always)]
-fn decode_into_spare<V, N: crate::VarInt>(
+fn decode_into_spare<V, N: crate::varint::VarInt>(
     input: &[u8],
     out: &mut Vec<V>,
     from_wire: impl Fn(u64) -> V,
@@ -524,7 +524,7 @@ fn decode_into_spare<V, N: crate::VarInt>(
 /// hold initialized `N`s, and `N` must have `V`'s size and alignment.
 #[cfg(feature = "alloc")]
 #[inline(always)]
-unsafe fn convert_slots<V, N: crate::VarInt>(
+unsafe fn convert_slots<V, N: crate::varint::VarInt>(
     base: *mut MaybeUninit<V>,
     values: usize,
     from_wire: impl Fn(u64) -> V,
@@ -647,7 +647,7 @@ fn encoded_len_packed_with<V: Copy + 'static>(values: &[V], to_wire: impl Fn(V) 
 /// takes a field whose length crosses a power of 128 past the first
 /// batch). The estimate sizes the reservation too.
 #[cfg(feature = "alloc")]
-fn encode_packed_with<V: Copy + 'static, W: crate::VarInt + Copy>(
+fn encode_packed_with<V: Copy + 'static, W: crate::varint::VarInt + Copy>(
     values: &[V],
     out: &mut Vec<u8>,
     to_wire: impl Fn(V) -> u64 + Copy,
@@ -657,7 +657,7 @@ fn encode_packed_with<V: Copy + 'static, W: crate::VarInt + Copy>(
 ) -> usize {
     let start = out.len();
     if let Some(bytes) = bools_as_bytes(values) {
-        let (prefix, prefix_len) = crate::encode(bytes.len() as u64);
+        let (prefix, prefix_len) = crate::encode::encode(bytes.len() as u64);
         out.extend_from_slice(&prefix[..usize::from(prefix_len)]);
         out.extend_from_slice(bytes);
         return out.len() - start;
@@ -701,14 +701,14 @@ fn encode_packed_with<V: Copy + 'static, W: crate::VarInt + Copy>(
     encode_batches(values, wire, |bytes| {
         if guess == 0 {
             let estimate = bytes.len().saturating_mul(values.len()) / first_values;
-            guess = crate::encoded_len(estimate.max(values.len()) as u64);
+            guess = crate::encode::encoded_len(estimate.max(values.len()) as u64);
             out.reserve(guess.saturating_add(estimate));
             out.extend_from_slice(&[0; 10][..guess]);
         }
         out.extend_from_slice(bytes);
     });
     let payload_len = out.len() - start - guess;
-    let (prefix, prefix_len) = crate::encode(payload_len as u64);
+    let (prefix, prefix_len) = crate::encode::encode(payload_len as u64);
     let prefix_len = usize::from(prefix_len);
     let payload = start + guess..start + guess + payload_len;
     if prefix_len > guess {
@@ -764,7 +764,7 @@ struct WireForm<Narrow> {
 /// `&mut [u8]` cannot take), as many as fit per call.
 #[cfg(any(feature = "alloc", feature = "bytes"))]
 #[inline(always)]
-fn encode_batches<V: Copy, W: crate::VarInt + Copy>(
+fn encode_batches<V: Copy, W: crate::varint::VarInt + Copy>(
     values: &[V],
     form: WireForm<impl Fn(V) -> W>,
     mut write: impl FnMut(&[u8]),
@@ -818,7 +818,7 @@ fn encode_batches<V: Copy, W: crate::VarInt + Copy>(
 /// last [`ENCODE_SLACK`] bytes and passes each run to `write`.
 #[cfg(any(feature = "alloc", feature = "bytes"))]
 #[inline(always)]
-fn encode_through<T: crate::VarInt>(
+fn encode_through<T: crate::varint::VarInt>(
     mut values: &[T],
     staging: &mut [u8],
     write: &mut impl FnMut(&[u8]),
@@ -828,7 +828,7 @@ fn encode_through<T: crate::VarInt>(
         // At most `room / 10` values (each takes at most 10 bytes) leave
         // the slack free, so the vector steps run to the last of them.
         let take = values.len().min(room / 10).max(1);
-        let (encoded, written) = crate::encode_slice_into(&values[..take], staging);
+        let (encoded, written) = crate::bulk::encode_slice_into(&values[..take], staging);
         // The slack alone holds any varint: every call encodes one at least.
         assert!(encoded > 0, "the bulk encoder made no progress");
         write(&staging[..written]);
@@ -842,7 +842,11 @@ fn encode_through<T: crate::VarInt>(
 /// else a bulk batch at a time through a stack buffer. Checks the room
 /// first, so a panic writes nothing.
 #[cfg(feature = "bytes")]
-fn put_packed_with<V: Copy + 'static, W: crate::VarInt + Copy, B: bytes::BufMut + ?Sized>(
+fn put_packed_with<
+    V: Copy + 'static,
+    W: crate::varint::VarInt + Copy,
+    B: bytes::BufMut + ?Sized,
+>(
     values: &[V],
     buf: &mut B,
     to_wire: impl Fn(V) -> u64 + Copy,
@@ -850,9 +854,9 @@ fn put_packed_with<V: Copy + 'static, W: crate::VarInt + Copy, B: bytes::BufMut 
     same_bits: bool,
     low_bits: bool,
 ) -> usize {
-    use crate::BufMutVarint;
+    use crate::bytes_ext::BufMutVarint;
     if let Some(bytes) = bools_as_bytes(values) {
-        let total = crate::encoded_len_u64(bytes.len() as u64) + bytes.len();
+        let total = crate::encode::encoded_len_u64(bytes.len() as u64) + bytes.len();
         if buf.remaining_mut() < total {
             no_room_for_packed(total, buf.remaining_mut());
         }
@@ -891,12 +895,12 @@ fn put_packed_with<V: Copy + 'static, W: crate::VarInt + Copy, B: bytes::BufMut 
     // bounds nothing (`put_slice` checks every write); a wrong one would
     // only move the panic.
     let payload_len = encoded_len_packed_with(values, to_wire);
-    let total = crate::encoded_len_u64(payload_len as u64) + payload_len;
+    let total = crate::encode::encoded_len_u64(payload_len as u64) + payload_len;
     if buf.remaining_mut() < total {
         no_room_for_packed(total, buf.remaining_mut());
     }
     buf.put_varint(payload_len as u64);
-    let mut written = crate::encoded_len_u64(payload_len as u64);
+    let mut written = crate::encode::encoded_len_u64(payload_len as u64);
     let wire = WireForm {
         narrow,
         same_bits,
@@ -1002,7 +1006,7 @@ unsafe fn write_short_packed<V: Copy>(
             core::ptr::write_bytes(staging.as_mut_ptr(), 0, used);
             core::slice::from_raw_parts_mut(staging.as_mut_ptr().cast::<u8>(), used)
         };
-        let (_, written) = crate::encode_slice_into(wire, staging);
+        let (_, written) = crate::bulk::encode_slice_into(wire, staging);
         // The copy's bound is the room, not the count the encoder reports.
         let written = written.min(10 * values.len());
         // SAFETY: `staging` has `written` bytes, and bytes `1..1 + written`
@@ -1045,7 +1049,7 @@ fn no_room_for_packed(needed: usize, room: usize) -> ! {
 /// may span several chunks: [`BufVarint::get_varints`](crate::BufVarint::get_varints)
 /// a batch at a time on the next `len` bytes.
 #[cfg(all(feature = "bytes", feature = "alloc"))]
-fn get_packed_with<V: 'static, N: crate::VarInt, B: bytes::Buf + ?Sized>(
+fn get_packed_with<V: 'static, N: crate::varint::VarInt, B: bytes::Buf + ?Sized>(
     buf: &mut B,
     len: usize,
     out: &mut Vec<V>,
@@ -1053,7 +1057,7 @@ fn get_packed_with<V: 'static, N: crate::VarInt, B: bytes::Buf + ?Sized>(
     in_place: Option<fn(&mut [V])>,
     long_varints: bool,
 ) -> Result<usize, BulkDecodeError> {
-    use crate::BufVarint;
+    use crate::bytes_ext::BufVarint;
     use bytes::Buf;
     if buf.remaining() < len {
         return Err(BulkDecodeError::new(DecodeError::Truncated, 0, 0));
@@ -1112,8 +1116,8 @@ macro_rules! scalar_type {
             use alloc::vec::Vec;
 
             #[cfg(feature = "alloc")]
-            use crate::BulkDecodeError;
-            use crate::DecodeError;
+            use crate::error::BulkDecodeError;
+            use crate::error::DecodeError;
 
             #[inline(always)]
             fn to_wire($v: $value) -> u64 {
@@ -1143,7 +1147,7 @@ macro_rules! scalar_type {
             #[inline]
             #[must_use]
             pub fn encode(value: $value) -> ([u8; 16], u8) {
-                crate::encode(to_wire(value))
+                crate::encode::encode(to_wire(value))
             }
 
             #[doc = concat!("The encoded length of a `", stringify!($name), "` (1..=10).")]
@@ -1155,7 +1159,7 @@ macro_rules! scalar_type {
             #[inline]
             #[must_use]
             pub fn encoded_len(value: $value) -> usize {
-                crate::encoded_len(to_wire(value))
+                crate::encode::encoded_len(to_wire(value))
             }
 
             #[doc = concat!("Decodes a `", stringify!($name), "` from the start of `input`: the value and the bytes used.")]
@@ -1171,7 +1175,7 @@ macro_rules! scalar_type {
             /// ```
             #[inline]
             pub fn decode(input: &[u8]) -> Result<($value, usize), DecodeError> {
-                let (wire, len) = crate::decode::<u64>(input)?;
+                let (wire, len) = crate::decode::decode::<u64>(input)?;
                 Ok((from_wire(wire), len))
             }
 
@@ -1187,7 +1191,7 @@ macro_rules! scalar_type {
             #[inline]
             #[must_use]
             pub fn count_packed(payload: &[u8]) -> usize {
-                crate::count_varints(payload)
+                crate::bulk::count_varints(payload)
             }
 
             /// The payload length of `values` as a packed field, without the
@@ -1377,22 +1381,22 @@ scalar_type! {
     /// (as Go protowire and upb do); [`decode_zigzag::<i32>`](crate::decode_zigzag)
     /// is the strict form.
     sint32: i32,
-    to_wire: |value| u64::from(crate::zigzag_encode_i32(value)),
-    from_wire: |wire| crate::zigzag_decode_i32(wire as u32),
+    to_wire: |value| u64::from(crate::zigzag::zigzag_encode_i32(value)),
+    from_wire: |wire| crate::zigzag::zigzag_decode_i32(wire as u32),
     narrow: u32,
     in_place: Some(crate::bulk::zigzag_decode_in_place::<i32>),
-    wire: u32 = |value| crate::zigzag_encode_i32(value), same_bits: false, low_bits: false,
+    wire: u32 = |value| crate::zigzag::zigzag_encode_i32(value), same_bits: false, low_bits: false,
     example: -2 => [0x03],
 }
 
 scalar_type! {
     /// Protobuf `sint64`: zigzag over 64 bits.
     sint64: i64,
-    to_wire: |value| crate::zigzag_encode_i64(value),
-    from_wire: |wire| crate::zigzag_decode_i64(wire),
+    to_wire: |value| crate::zigzag::zigzag_encode_i64(value),
+    from_wire: |wire| crate::zigzag::zigzag_decode_i64(wire),
     narrow: u64,
     in_place: Some(crate::bulk::zigzag_decode_in_place::<i64>),
-    wire: u64 = |value| crate::zigzag_encode_i64(value), same_bits: false, low_bits: false,
+    wire: u64 = |value| crate::zigzag::zigzag_encode_i64(value), same_bits: false, low_bits: false,
     example: -64 => [0x7f],
 }
 

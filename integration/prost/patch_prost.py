@@ -151,8 +151,8 @@ pub fn decode_varint(buf: &mut impl Buf) -> Result<u64, DecodeError> {
 }
 """
 
-# Two readers, each where it measured best (BENCHMARKS.md, "Session of
-# 2026-11-27 (14)"):
+# Two readers, each where it measured best (BENCHMARKS.md, "The readers
+# in the patch"):
 #
 # * `decode_varint`, which prost's field parsers call for every varint field
 #   value: varint-turbo's `BufVarint::get_varint::<u64>` (its own 1- to
@@ -176,7 +176,7 @@ pub fn decode_varint(buf: &mut impl Buf) -> Result<u64, DecodeError> {
 #   0.92 to 1.03-1.07. The length that `decode` returns is checked against
 #   a fresh `chunk()` before `advance`, so that the compiler drops
 #   `advance`'s own check (in `Bytes`, with an inline panic message;
-#   BENCHMARKS.md, "Session of 2026-11-26 (7)").
+#   BENCHMARKS.md, "The readers in the patch").
 #
 # The result, the error and the bytes consumed are prost's in every case:
 # a varint that ends inside the chunk decodes to the same value on prost's

@@ -355,7 +355,7 @@ impl Backend {
                     x86_64::avx2::encode_slice::encode_slice_into(
                         values,
                         out,
-                        crate::pdep_is_fast(),
+                        crate::cpu::pdep_is_fast(),
                     )
                 }
             }
@@ -526,7 +526,7 @@ mod tests {
                     2 => r >> (r % 64),
                     _ => r % (1 << 14),
                 };
-                let (bytes, len) = crate::encode(value);
+                let (bytes, len) = crate::encode::encode(value);
                 input.extend_from_slice(&bytes[..usize::from(len)]);
             }
             if !input.is_empty() && next() % 2 == 0 {

@@ -45,11 +45,11 @@ const SCALAR_CUTOFF_BYTES: usize = 64;
 /// ([`decode_backend`]). Measured on a Zen 2 (BENCHMARKS.md, "Short
 /// inputs"): the scalar backend is faster up to 109-218 bytes of the u32
 /// mix (1.26-1.65x), 179 bytes of the int32 shape with 10% negatives;
-/// AVX2 wins from 435 bytes of the mix. On Zen 1 (BENCHMARKS.md, "Session
-/// of 2026-11-26 (4)") AVX2 wins the mix from about 290 bytes. (Both
+/// AVX2 wins from 435 bytes of the mix. On Zen 1 (BENCHMARKS.md, "Short
+/// inputs: the paths below 128 bytes") AVX2 wins the mix from about 290 bytes. (Both
 /// measured while the SIMD head and tail went value by value; with the
 /// padded ones, AVX2 on Zen 5 wins the u32 mix from about 150 bytes, not
-/// measured on those hosts: "Session of 2026-11-27 (12)".)
+/// measured on those hosts: the same section.)
 const DECODE_SCALAR_CUTOFF_BYTES: usize = 256;
 
 /// Below this many bytes, an input whose first 16 bytes hold at most
@@ -101,7 +101,7 @@ fn decode_backend<T: VarInt>(input: &[u8], detected: Backend) -> Backend {
     // 64 values, 109 bytes, 336 against 395 ns; the padded head and tail
     // took AVX2 on `int32`s with 10% negatives at 48 values, 134 bytes,
     // from 150 to 94 ns against the scalar backend's 152: BENCHMARKS.md,
-    // "Session of 2026-11-27 (12)".)
+    // "Short inputs: the paths below 128 bytes".)
     let Some(ends) = first_16_terminators(input) else {
         return Backend::Scalar;
     };
@@ -201,7 +201,8 @@ pub fn decode_slice<T: VarInt>(
         // the caller, costs what a protobuf runtime's loop costs; through
         // the call into the dispatch (and its result through memory) one
         // enum took 9.6 ns against the prost loop's 6.9, inline 5.7
-        // (BENCHMARKS.md, "Session of 2026-11-26 (7)"). From 8 bytes,
+        // (BENCHMARKS.md, "Short inputs: the paths below 128 bytes").
+        // From 8 bytes,
         // runs of 1-byte varints first take whole words.
         trace_route!(ByteLoop);
         return short_values(input, out);
@@ -250,8 +251,8 @@ pub(crate) fn decode_uninit<T: VarInt>(
         // on 17-63 bytes (Zen 5, default build, ns per call: 95% 1-byte
         // counts at 32 values 48 -> 9.5, the u32 mix at 16 values 51 ->
         // 10, `int32` with 10% negatives at 8 values 34 -> 13, 8-10-byte
-        // ids at 4 values 35 -> 14; BENCHMARKS.md, "Session of 2026-11-27
-        // (11)"). Inputs of at most 16 bytes keep the byte loop: a test
+        // ids at 4 values 35 -> 14; BENCHMARKS.md, "Short inputs:
+        // the paths below 128 bytes"). Inputs of at most 16 bytes keep the byte loop: a test
         // for the chunk inline in `decode_slice` (11-16 bytes that start
         // with a longer varint) made every 1-value call 0.7-1 ns slower
         // (enums 2.2 -> 2.9 ns) for 3-byte timestamp deltas at 4 values
@@ -278,7 +279,7 @@ pub(crate) fn decode_uninit<T: VarInt>(
         // against the scalar decoder this took before: 95% 1-byte counts
         // at 32 values 51 -> 28, the u32 mix at 32 values 72 -> 40,
         // `int32` with 10% negatives at 32 values 110 -> 52; BENCHMARKS.md,
-        // "Session of 2026-11-27 (12)").
+        // "Short inputs: the paths below 128 bytes").
         trace_route!(Short(simd_decoder(detected)));
         // SAFETY: `detected_backend` is supported by this CPU, and so is
         // SSSE3 where `simd_decoder` picks it.
@@ -382,7 +383,7 @@ fn check_rest<T: VarInt>(
     if consumed == input.len() {
         return Ok(());
     }
-    let kind = match crate::decode::<T>(&input[consumed..]) {
+    let kind = match crate::decode::decode::<T>(&input[consumed..]) {
         Err(kind) => kind,
         // Unreachable (every terminator was used), but never claim success.
         Ok(_) => DecodeError::Truncated,

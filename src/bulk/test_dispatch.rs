@@ -229,7 +229,7 @@ fn check_decode<T: VarInt + Default + core::fmt::Debug>(
     wrong_routes: &mut Vec<alloc::string::String>,
 ) {
     let mut out = alloc::vec![T::default(); input.len()];
-    let (got, routes) = traced(backend, || crate::decode_slice(input, &mut out));
+    let (got, routes) = traced(backend, || crate::bulk::decode_slice(input, &mut out));
     let expected_route = expected_route::<T>(input, backend);
     if routes != [expected_route] {
         wrong_routes.push(alloc::format!(
@@ -326,16 +326,16 @@ fn agrees_with_scalar<T, R: PartialEq + core::fmt::Debug>(
 fn the_bulk_api_agrees_on_every_backend() {
     fn unsigned<T: VarInt + Default + core::fmt::Debug>(backend: Backend, input: &[u8]) {
         let run = || {
-            let values = crate::decode_all::<T>(input);
+            let values = crate::bulk::decode_all::<T>(input);
             let decoded = values.clone().unwrap_or_default();
             let mut encoded = Vec::new();
-            crate::encode_slice(&decoded, &mut encoded);
+            crate::bulk::encode_slice(&decoded, &mut encoded);
             let mut room = alloc::vec![0u8; encoded.len() / 2];
-            let into = crate::encode_slice_into(&decoded, &mut room);
+            let into = crate::bulk::encode_slice_into(&decoded, &mut room);
             room.truncate(into.1);
             (
                 values,
-                crate::encoded_len_sum(&decoded),
+                crate::bulk::encoded_len_sum(&decoded),
                 encoded,
                 into,
                 room,
@@ -345,16 +345,16 @@ fn the_bulk_api_agrees_on_every_backend() {
     }
     fn signed<S: ZigZag + Default + core::fmt::Debug>(backend: Backend, input: &[u8]) {
         let run = || {
-            let all = crate::decode_all_zigzag::<S>(input);
+            let all = crate::bulk::decode_all_zigzag::<S>(input);
             let mut out = alloc::vec![S::default(); input.len()];
-            let slice = crate::decode_slice_zigzag(input, &mut out);
+            let slice = crate::bulk::decode_slice_zigzag(input, &mut out);
             let written = match slice {
                 Ok((n, _)) => n,
                 Err(error) => error.index(),
             };
             out.truncate(written);
             let mut encoded = Vec::new();
-            crate::encode_slice_zigzag(&out, &mut encoded);
+            crate::bulk::encode_slice_zigzag(&out, &mut encoded);
             (all, slice, out, encoded)
         };
         agrees_with_scalar::<S, _>(backend, input, run);
@@ -371,7 +371,7 @@ fn the_bulk_api_agrees_on_every_backend() {
             signed::<i8>(backend, input);
             signed::<i32>(backend, input);
             signed::<i64>(backend, input);
-            let count = with_backend(backend, || crate::count_varints(input));
+            let count = with_backend(backend, || crate::bulk::count_varints(input));
             assert_eq!(count, input.iter().filter(|&&byte| byte < 0x80).count());
         }
     }

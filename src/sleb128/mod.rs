@@ -345,7 +345,7 @@ fn sign_step<T: SignedLeb128>(
             crate::arch::x86_64::avx2::sleb128::sign_values::<T>(
                 input,
                 values,
-                crate::pdep_is_fast(),
+                crate::cpu::pdep_is_fast(),
             )
         };
     }
@@ -365,7 +365,7 @@ fn sign_step<T: SignedLeb128>(
 /// ```
 #[cfg(feature = "alloc")]
 pub fn decode_all<T: SignedLeb128>(input: &[u8]) -> Result<Vec<T>, BulkDecodeError> {
-    let mut out = Vec::with_capacity(crate::count_varints(input));
+    let mut out = Vec::with_capacity(crate::bulk::count_varints(input));
     let (written, consumed) = decode_auto(input, out.spare_capacity_mut())?;
     if consumed < input.len() {
         // Every slot filled: what is left has no last byte.

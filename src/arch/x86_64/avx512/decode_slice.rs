@@ -239,8 +239,8 @@ pub unsafe fn decode_slice<T: VarInt>(
 /// among the real bytes are decoded), and the paths of the chunk loop
 /// decode them with masked stores. A short packed field (17-63 bytes) and
 /// the tail of every longer input take it; it replaces the scalar blocks
-/// there (Zen 5, default build: see BENCHMARKS.md, "Session of 2026-11-27
-/// (11)"). Returns (values, bytes) decoded: it stops before the first
+/// there (Zen 5, default build: see BENCHMARKS.md, "Short inputs:
+/// the paths below 128 bytes"). Returns (values, bytes) decoded: it stops before the first
 /// varint that is cut off by the input's end, too long or too big (the
 /// caller leaves those to the reference, for the exact error), and when
 /// `out` is full.

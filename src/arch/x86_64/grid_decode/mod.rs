@@ -620,7 +620,7 @@ pub(super) unsafe fn decode_slice_with<K: Kernel, T: VarInt, const PARTIAL: bool
     // value (AVX2 forced, Zen 5, into an output of exactly the values'
     // size, with the padded head: `int32`s with 10% negatives at 64
     // values, 180 bytes, 223 -> 132 ns, the u32 mix at 96 values 183 ->
-    // 143; BENCHMARKS.md, "Session of 2026-11-27 (12)").
+    // 143; BENCHMARKS.md, "Short inputs: the paths below 128 bytes").
     let (mut written, mut pos) = (written, pos);
     while len - pos >= 16 {
         let end = if len - pos < SHORT_INPUT_BYTES {
@@ -840,7 +840,8 @@ pub(super) unsafe fn decode_short_with<K: Kernel, T: VarInt>(
 /// one-byte or two-byte run, covers all of it: no scalar head (9 values)
 /// and no scalar tail (up to 63 bytes), which cost about 22 instructions
 /// per value (AVX2 forced, Zen 5: 95% 1-byte counts at 32 values 68 -> 24
-/// ns; BENCHMARKS.md, "Session of 2026-11-27 (12)"). The padding's zero
+/// ns; BENCHMARKS.md, "Short inputs: the paths below 128 bytes"). The
+/// padding's zero
 /// bytes decode as zeros after the input's values, into `out` when it has
 /// the blocks' room (its slots past the values may be overwritten) or into
 /// a scratch buffer. The input's byte masks give the number of values
