@@ -40,12 +40,11 @@ BENCH_ONLY = [
     'gimli = { version = "0.34", default-features = false, features = ["read-core"] }',
     'wasmparser = { version = "0.263", default-features = false }',
 ]
-# The test that compares with those peers (tests/peers/sleb128.rs, not
-# found by cargo's auto-discovery): its [[test]] table goes too.
-PEER_TEST_TABLE = [
-    "[[test]]",
-    'name = "sleb128_peers"',
-    'path = "tests/peers/sleb128.rs"',
+# The tests that compare with those peers (tests/peers/*.rs, not found by
+# cargo's auto-discovery): their [[test]] tables go too.
+PEER_TESTS = [
+    ("sleb128_peers", "tests/peers/sleb128.rs"),
+    ("wrapping_peers", "tests/peers/wrapping.rs"),
 ]
 # The x86-64-only table holds only varint-simd; its header goes too.
 TARGET_TABLE = "[target.'cfg(target_arch = \"x86_64\")'.dev-dependencies]"
@@ -62,14 +61,20 @@ def main():
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
 
-    for wanted in BENCH_ONLY + [TARGET_TABLE] + PEER_TEST_TABLE:
+    for wanted in BENCH_ONLY + [TARGET_TABLE]:
         count = sum(1 for line in lines if line == wanted)
         if count != 1:
             fail(f"expected exactly one line {wanted!r} in {path}, found {count}")
-    drop = set(BENCH_ONLY) | {TARGET_TABLE} | set(PEER_TEST_TABLE)
-    lines = [line for line in lines if line not in drop]
+    drop = set(BENCH_ONLY) | {TARGET_TABLE}
+    text = "\n".join(line for line in lines if line not in drop)
+    for name, test_path in PEER_TESTS:
+        table = f'[[test]]\nname = "{name}"\npath = "{test_path}"\n'
+        count = text.count(table)
+        if count != 1:
+            fail(f"expected exactly one [[test]] table {name!r} in {path}, found {count}")
+        text = text.replace(table, "")
 
-    text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines))
+    text = re.sub(r"\n{3,}", "\n\n", text)
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
     print(f"drop-bench-deps: {path}: {len(BENCH_ONLY)} bench-only dev-dependencies removed")

@@ -5,8 +5,11 @@
 //! against the test-side reference by `tests/exhaustive.rs` through
 //! `common::check_decode`; this file adds the cases that only the wrapping
 //! rule has (long varints into narrow types, a 10th byte of 0x02..=0x7f)
-//! and quick-protobuf's own readers as a second oracle.
+//! and quick-protobuf's own readers as a second oracle. quick-protobuf is
+//! a bench-only dev-dependency, which the MSRV copy drops with this test's
+//! `[[test]]` table (scripts/drop-bench-deps.py).
 
+#[path = "../common/mod.rs"]
 mod common;
 
 use common::{
