@@ -296,15 +296,17 @@ fn decode_blocks<T: SignedLeb128, const PEXT: bool>(
                 else {
                     return (written + i, start);
                 };
-                let value = if len <= 8 {
+                let value = if len > T::MAX_LEN {
+                    // Longer than the type allows (an `i32` of 6-8 bytes
+                    // too, whose value may fit): overflow, as `decode`.
+                    None
+                } else if len <= 8 {
                     short_value::<T, PEXT>(first_word(window), len)
-                } else if len <= T::MAX_LEN {
+                } else {
                     let low = selected::pack_masked::<PEXT>(first_word(window), PAYLOAD_BITS);
                     long_value::<T>(low, window[8], window[9])
                         .ok()
                         .map(|(value, _)| value)
-                } else {
-                    None
                 };
                 let Some(value) = value else {
                     return (written + i, start);
