@@ -380,7 +380,9 @@ pub(crate) fn sign_values<T: SignedLeb128>(
 
 /// Where value `index` of `input` (varints back to back) starts: after its
 /// `index`th byte without a continuation bit (the end of `input` if it has
-/// fewer). For the error of a vector sign step, which knows the index.
+/// fewer). For the error of a vector sign step, which knows the index
+/// (the AVX2 one: no other target has a vector sign step).
+#[cfg(target_arch = "x86_64")]
 #[cold]
 pub(crate) fn value_start(input: &[u8], index: usize) -> usize {
     if index == 0 {
