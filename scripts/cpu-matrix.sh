@@ -5,7 +5,8 @@
 #
 # Part 1: one baseline (x86-64, no target-cpu) build of every test binary
 #   (lib unit tests + tests/*.rs; doctests are left out: rustdoc runs them
-#   itself and they cannot be pointed at qemu this way), run
+#   itself and they cannot be pointed at qemu this way): the build of
+#   `cargo test --all-features`, reused (see Cargo.toml's test profile), run
 #     * under qemu-user  -cpu qemu64     SSE2 only          -> scalar
 #     * under qemu-user  -cpu Nehalem    SSSE3, no BMI2     -> scalar,ssse3
 #     * under qemu-user  -cpu Haswell    BMI2, fast PDEP    -> scalar,ssse3,bmi2
@@ -17,15 +18,18 @@
 #   (compiled here with plain rustc, independent of the crate) checks that
 #   the CPU model really reports the vendor/family/features we expect, so a
 #   qemu surprise is told apart from a bug in the crate.
-# Part 2: RUSTFLAGS="-C target-cpu=native" --features native-optimizations,
-#   full `cargo test` natively (doctests included) in its own target dir
-#   (<target>/native), expecting single_value_backend() == "bmi2" iff PDEP is
-#   fast here, with VARINT_TURBO_EXHAUSTIVE=full (tests/exhaustive.rs checks
-#   all 3-byte inputs, not the debug subset). This is also the matrix's `-C target-cpu=native` build: on
-#   this machine native-optimizations adds no cfg unless PDEP is microcoded.
+# Part 2 (the native-opt row, built as part 3's rows are): -C target-cpu=native
+#   and --features native-optimizations, the whole suite natively (doctests
+#   included), expecting single_value_backend() == "bmi2" iff PDEP is fast
+#   here, with VARINT_TURBO_EXHAUSTIVE=full (tests/exhaustive.rs checks all
+#   3-byte inputs, not the debug subset). This is also the matrix's `-C
+#   target-cpu=native` build: on this machine native-optimizations adds no
+#   cfg unless PDEP is microcoded.
 # Part 3: the other target-cpu builds and the portable build, with the same
-#   profile, whose test binaries (doctests: force-scalar only) run natively
-#   with pinned expectations. A row's flags go to this crate's own crates
+#   profile and every feature but native-optimizations (it would make
+#   build.rs read this machine's CPUID), whose test binaries (doctests:
+#   force-scalar and native-opt only) run natively with pinned
+#   expectations. A row's flags go to this crate's own crates
 #   only (a RUSTC_WRAPPER; the dependencies are part 1's build, copied once
 #   to <target>/cpu-rows), plus the cfgs its build script emits when it
 #   sees the flags in RUSTFLAGS (see "part 3" below):
@@ -48,16 +52,15 @@
 #
 # Usage: scripts/cpu-matrix.sh            (from anywhere in the repo)
 # Environment:
-#   CPU_MATRIX_PROFILE=opt|debug|release  how the test binaries are built:
-#       opt (default): cargo profile "cpu-matrix", defined below with
-#           --config: the dev profile (debug assertions and overflow checks
-#           on, so the tests keep their debug-sized workloads) with
-#           opt-level 2 for this crate, its tests and the test-time
-#           generators (proptest, quickcheck, rand). qemu-user runs code
-#           about 10x slower than the host, and unoptimized code is another
-#           10x: with plain debug binaries the four qemu rows take ~20 min of
-#           CPU, with these ~2 (for ~2.5 CPU-minutes of extra build).
-#       debug: reuse the `cargo test` build (no extra build, slow qemu rows).
+#   CPU_MATRIX_PROFILE=test|release  how the test binaries are built:
+#       test (default): Cargo.toml's test profile, `cargo test`'s own:
+#           debug assertions and overflow checks on (the tests keep their
+#           debug-sized workloads), opt-level 2 for this crate, its tests
+#           and the test-time generators (proptest, quickcheck, rand).
+#           qemu-user runs code about 10x slower than the host, and
+#           unoptimized code is another 10x: with unoptimized binaries the
+#           four qemu rows took ~20 min of CPU, with these ~2. After
+#           `cargo test --all-features`, part 1 builds nothing.
 #       release: `--release`; tests/exhaustive.rs then checks its full
 #           3-byte input space (much slower under qemu).
 #   CPU_MATRIX_TIMEOUT=SECONDS        per test binary and CPU (default 900)
@@ -71,33 +74,23 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-PROFILE=${CPU_MATRIX_PROFILE:-opt}
+PROFILE=${CPU_MATRIX_PROFILE:-test}
 TIMEOUT=${CPU_MATRIX_TIMEOUT:-900}
 ONLY=${CPU_MATRIX_CPUS:-}
 TARGET_DIR=${CARGO_TARGET_DIR:-target}
 WORK=$TARGET_DIR/cpu-matrix-logs
 LOGS=$WORK
 
+# Part 1 builds with every feature, as `cargo test --all-features` does (so
+# that it is that build, reused); part 3's rows with every feature but
+# native-optimizations (which makes build.rs read this machine's CPUID:
+# not what a row of another CPU means), except the native-opt row.
+PART1_FEATURES=--all-features
+ROW_FEATURES=--features=bytes
 case $PROFILE in
-opt)
-    PROFILE_ARGS=(
-        --profile cpu-matrix
-        --config 'profile.cpu-matrix.inherits="dev"'
-        --config 'profile.cpu-matrix.opt-level=2'
-        --config 'profile.cpu-matrix.debug=false'
-        --config 'profile.cpu-matrix.incremental=false'
-        # Dependencies unoptimized (cheap to build; criterion, prost,
-        # varint-simd are not run by the tests) ...
-        --config 'profile.cpu-matrix.package."*".opt-level=0'
-    )
-    # ... except the ones the property tests spend their time in.
-    for dep in proptest quickcheck rand rand_core rand_chacha rand_xorshift ppv-lite86; do
-        PROFILE_ARGS+=(--config "profile.cpu-matrix.package.$dep.opt-level=2")
-    done
-    ;;
-debug) PROFILE_ARGS=() ;;
-release) PROFILE_ARGS=(--release) ;;
-*) echo "CPU_MATRIX_PROFILE must be opt, debug or release, not '$PROFILE'" >&2; exit 2 ;;
+test) PROFILE_ARGS=() PROFILE_DIR=debug ;;
+release) PROFILE_ARGS=(--release) PROFILE_DIR=release ;;
+*) echo "CPU_MATRIX_PROFILE must be test or release, not '$PROFILE'" >&2; exit 2 ;;
 esac
 
 if [[ $(uname -m) != x86_64 ]]; then
@@ -243,9 +236,9 @@ build_test_binaries() {
     fi
 }
 
-echo "==> building the test binaries ($PROFILE profile, baseline x86-64): cargo test --no-run ${PROFILE_ARGS[*]}"
+echo "==> building the test binaries ($PROFILE profile, baseline x86-64): cargo test --no-run $PART1_FEATURES ${PROFILE_ARGS[*]}"
 T0=$(now_ms)
-build_test_binaries "$WORK/build.json" "${PROFILE_ARGS[@]}"
+build_test_binaries "$WORK/build.json" "$PART1_FEATURES" "${PROFILE_ARGS[@]}"
 BUILD_MS=$(($(now_ms) - T0))
 BASELINE_BINS=("${BINS[@]}")
 echo "    built in $(secs $BUILD_MS) s: ${#BINS[@]} test binaries:"
@@ -255,6 +248,8 @@ for bin in "${BINS[@]}"; do echo "      $bin"; done
 
 TOTAL_PASSED=0
 TOTAL_FAILED=0
+# Extra environment for a row's test runs (the native-opt row's).
+ROW_ENV=()
 FAILED_ROWS=()
 SUMMARY=()
 
@@ -333,7 +328,7 @@ run_row() {
         local bt0
         bt0=$(now_ms)
         rc=0
-        env VARINT_TURBO_EXPECT_BACKENDS="$test_backends" \
+        env "${ROW_ENV[@]}" VARINT_TURBO_EXPECT_BACKENDS="$test_backends" \
             VARINT_TURBO_EXPECT_PDEP_FAST="$pdep" \
             VARINT_TURBO_EXPECT_SINGLE_BACKEND="$single" \
             VARINT_TURBO_EXPECT_BULK_BACKEND="$bulk" \
@@ -366,50 +361,6 @@ for row in "${ROWS[@]}"; do
 done
 PART1_MS=$(($(now_ms) - T_START))
 
-# ---- part 2: target-cpu=native + native-optimizations ---------------------------------
-
-if wanted native-opt; then
-    NATIVE_TARGET=$TARGET_DIR/native
-    log=$LOGS/native-opt.log
-    label="native-opt"
-    echo "==> $label: RUSTFLAGS='-C target-cpu=native' cargo test --features native-optimizations --target-dir $NATIVE_TARGET ($PROFILE profile)"
-    echo "    expecting backends $NATIVE_BACKENDS, pdep fast $NATIVE_PDEP, single_value_backend() = $NATIVE_SINGLE"
-    NATIVE_ARGS=(--features native-optimizations --target-dir "$NATIVE_TARGET" "${PROFILE_ARGS[@]}")
-    t0=$(now_ms)
-    rc=0
-    # Build first (timed on its own), then run everything, doctests included.
-    RUSTFLAGS="-C target-cpu=native" cargo test --no-run "${NATIVE_ARGS[@]}" >"$log" 2>&1 || rc=$?
-    build_ms=$(($(now_ms) - t0))
-    if [[ $rc -eq 0 ]]; then
-        # VARINT_TURBO_EXHAUSTIVE=full: all 2^24 3-byte inputs in
-        # tests/exhaustive.rs (debug builds otherwise check a subset); about
-        # 20 CPU-seconds in the opt profile, minutes in plain debug.
-        RUSTFLAGS="-C target-cpu=native" \
-            VARINT_TURBO_EXHAUSTIVE=full \
-            VARINT_TURBO_EXPECT_BACKENDS="$NATIVE_BACKENDS" \
-            VARINT_TURBO_EXPECT_PDEP_FAST="$NATIVE_PDEP" \
-            VARINT_TURBO_EXPECT_SINGLE_BACKEND="$NATIVE_SINGLE" \
-            VARINT_TURBO_EXPECT_BULK_BACKEND="$NATIVE_BULK" \
-            cargo test "${NATIVE_ARGS[@]}" >>"$log" 2>&1 || rc=$?
-    fi
-    ms=$(($(now_ms) - t0))
-    read -r passed failed ignored < <(count_results "$log")
-    echo "    build $(secs "$build_ms") s, tests $(secs $((ms - build_ms))) s:" \
-        "$passed passed, $failed failed, $ignored ignored (lib, tests/, doctests)"
-    result=ok note="target-cpu=native + native-optimizations, doctests incl.; build $(secs "$build_ms") s"
-    if [[ $rc -ne 0 ]]; then
-        result=FAIL note="cargo test exit $rc"
-        [[ $failed -eq 0 ]] && failed=1
-        FAILED_ROWS+=("$label")
-        show_failure "$log"
-    fi
-    TOTAL_PASSED=$((TOTAL_PASSED + passed))
-    TOTAL_FAILED=$((TOTAL_FAILED + failed))
-    SUMMARY+=("$(printf '%-20s %-20s %-6s %-24s %-6s %4d/%-4d %7s  %s' \
-        "native-opt" "$NATIVE_BACKENDS" "$NATIVE_PDEP" "$(reported_backends "$log")" "$result" \
-        "$passed" "$((passed + failed))" "$(secs "$ms")" "single backend $NATIVE_SINGLE; $note")")
-fi
-
 # ---- part 3: other target-cpu builds, and every SIMD path compiled out ---------------
 
 # The baseline build is the x86-64 row: check that rustc agrees.
@@ -424,18 +375,23 @@ if wanted x86-64; then
     fi
 fi
 
-# name | RUSTFLAGS | /proc/cpuinfo flags it needs | single backend | bulk | backends | doctests
+# name | RUSTFLAGS | /proc/cpuinfo flags it needs | single backend | bulk | backends | doctests | features
 PART3_ROWS=(
-    "x86-64-v2|-C target-cpu=x86-64-v2|ssse3 sse4_1 sse4_2 popcnt cx16|scalar|$NATIVE_BULK|$NATIVE_BACKENDS|no"
+    # Part 2: -C target-cpu=native + native-optimizations, the whole suite
+    # (doctests included) with VARINT_TURBO_EXHAUSTIVE=full (tests/exhaustive.rs
+    # checks all 2^24 3-byte inputs, not the debug subset): single_value_backend()
+    # is "bmi2" iff PDEP is fast here.
+    "native-opt|-C target-cpu=native||$NATIVE_SINGLE|$NATIVE_BULK|$NATIVE_BACKENDS|yes|--features=bytes,native-optimizations"
+    "x86-64-v2|-C target-cpu=x86-64-v2|ssse3 sse4_1 sse4_2 popcnt cx16|scalar|$NATIVE_BULK|$NATIVE_BACKENDS|no|$ROW_FEATURES"
     # BMI2 for an unknown CPU: the single-value kernel is chosen at run time
     # (bmi2 where PDEP is fast); x86-64-v3's binaries also run under qemu
     # as EPYC-Rome (Zen 2: scalar) and Haswell (bmi2) below.
-    "x86-64-v3|-C target-cpu=x86-64-v3|avx2 bmi1 bmi2 fma movbe abm f16c|$NATIVE_SINGLE|$NATIVE_BULK|$NATIVE_BACKENDS|no"
-    "x86-64-v4|-C target-cpu=x86-64-v4|avx2 bmi2 avx512f avx512bw avx512cd avx512dq avx512vl|$NATIVE_SINGLE|$NATIVE_BULK|$NATIVE_BACKENDS|no"
+    "x86-64-v3|-C target-cpu=x86-64-v3|avx2 bmi1 bmi2 fma movbe abm f16c|$NATIVE_SINGLE|$NATIVE_BULK|$NATIVE_BACKENDS|no|$ROW_FEATURES"
+    "x86-64-v4|-C target-cpu=x86-64-v4|avx2 bmi2 avx512f avx512bw avx512cd avx512dq avx512vl|$NATIVE_SINGLE|$NATIVE_BULK|$NATIVE_BACKENDS|no|$ROW_FEATURES"
     # znver2 also enables SSE4a and CLZERO, which LLVM emits only for their
     # intrinsics (this crate uses neither); VMs often hide both flags.
-    "znver2|-C target-cpu=znver2|avx2 bmi2 fma movbe adx rdseed sha_ni|scalar|$NATIVE_BULK|$NATIVE_BACKENDS|no"
-    "force-scalar|--cfg varint_turbo_force_scalar||scalar|scalar|scalar|yes"
+    "znver2|-C target-cpu=znver2|avx2 bmi2 fma movbe adx rdseed sha_ni|scalar|$NATIVE_BULK|$NATIVE_BACKENDS|no|$ROW_FEATURES"
+    "force-scalar|--cfg varint_turbo_force_scalar||scalar|scalar|scalar|yes|$ROW_FEATURES"
 )
 wanted_part3() {
     local row
@@ -459,11 +415,15 @@ wanted_part3() {
 # and cfg-if only, a few seconds), and the cfgs it emits go to the wrapper
 # along with the flags.
 ROWS_TARGET=$TARGET_DIR/cpu-rows
-case $PROFILE in opt) PROFILE_DIR=cpu-matrix ;; *) PROFILE_DIR=$PROFILE ;; esac
 if [[ ! -d $ROWS_TARGET/$PROFILE_DIR && -d $TARGET_DIR/$PROFILE_DIR ]] && wanted_part3; then
     echo "==> seeding $ROWS_TARGET with a copy of $TARGET_DIR/$PROFILE_DIR (part 1's dependency builds)"
-    mkdir -p "$ROWS_TARGET"
-    cp -a --reflink=auto "$TARGET_DIR/$PROFILE_DIR" "$ROWS_TARGET/"
+    mkdir -p "$ROWS_TARGET/$PROFILE_DIR"
+    # Not the dev profile's incremental caches (clippy's, a developer's
+    # builds): no row uses them.
+    for entry in "$TARGET_DIR/$PROFILE_DIR"/* "$TARGET_DIR/$PROFILE_DIR"/.[!.]*; do
+        [[ -e $entry && $(basename "$entry") != incremental ]] || continue
+        cp -a --reflink=auto "$entry" "$ROWS_TARGET/$PROFILE_DIR/"
+    done
 fi
 WRAPPER=$PWD/$WORK/rustc-wrapper.sh
 [[ $WORK == /* ]] && WRAPPER=$WORK/rustc-wrapper.sh
@@ -482,11 +442,11 @@ exec "$rustc" "$@"
 EOF
 chmod +x "$WRAPPER"
 
-# Prints the cfgs build.rs emits under RUSTFLAGS=$1 as `--cfg NAME` words
-# ($2: the row, for file names).
+# Prints the cfgs build.rs emits under RUSTFLAGS=$1 and features $3 as
+# `--cfg NAME` words ($2: the row, for file names).
 build_script_cfgs() {
     local json=$WORK/buildrs-$2.json
-    RUSTFLAGS=$1 cargo check --lib --message-format=json --target-dir "$TARGET_DIR/cpu-buildrs" \
+    RUSTFLAGS=$1 cargo check --lib $3 --message-format=json --target-dir "$TARGET_DIR/cpu-buildrs" \
         >"$json" 2>"$LOGS/$2-buildrs.log" || return 1
     grep '"reason":"build-script-executed"' "$json" | grep '"package_id":"[^"]*varint-turbo' |
         sed -n 's/.*"cfgs":\[\([^]]*\)\].*/\1/p' | tr -d '"' | tr ',' '\n' |
@@ -494,7 +454,7 @@ build_script_cfgs() {
 }
 
 for row in "${PART3_ROWS[@]}"; do
-    IFS='|' read -r name flags needs single bulk test_backends doctests <<<"$row"
+    IFS='|' read -r name flags needs single bulk test_backends doctests features <<<"$row"
     wanted "$name" || continue
     missing=""
     for flag in $needs; do [[ $NATIVE_FLAGS == *" $flag "* ]] || missing+=" $flag"; done
@@ -504,7 +464,7 @@ for row in "${PART3_ROWS[@]}"; do
         continue
     fi
     T0=$(now_ms)
-    if ! cfgs=$(build_script_cfgs "$flags" "$name"); then
+    if ! cfgs=$(build_script_cfgs "$flags" "$name" "$features"); then
         show_failure "$LOGS/$name-buildrs.log"
         FAILED_ROWS+=("$name")
         TOTAL_FAILED=$((TOTAL_FAILED + 1))
@@ -513,14 +473,14 @@ for row in "${PART3_ROWS[@]}"; do
     fi
     crate_flags="$flags${cfgs:+ $cfgs}"
     echo "==> $name: build.rs under RUSTFLAGS='$flags' emits: ${cfgs:-no cfg}"
-    echo "    cargo test --no-run --target-dir $ROWS_TARGET ($PROFILE profile); varint-turbo's crates get: $crate_flags"
+    echo "    cargo test --no-run $features --target-dir $ROWS_TARGET ($PROFILE profile); varint-turbo's crates get: $crate_flags"
     # Forget varint-turbo's units (not `cargo clean -p varint-turbo`: that
     # also deletes the registry crate `protobuf`, whose name one of our
     # test targets shares), so that cargo rebuilds them with this row's
     # flags; the check after the build makes sure it did.
     rm -rf "$ROWS_TARGET/$PROFILE_DIR/.fingerprint/varint-turbo-"*
     if ! RUSTC_WRAPPER=$WRAPPER CPU_MATRIX_CRATE_FLAGS=$crate_flags build_test_binaries \
-        "$WORK/build-$name.json" --target-dir "$ROWS_TARGET" "${PROFILE_ARGS[@]}" 2>"$LOGS/$name-build.log"; then
+        "$WORK/build-$name.json" "$features" --target-dir "$ROWS_TARGET" "${PROFILE_ARGS[@]}" 2>"$LOGS/$name-build.log"; then
         show_failure "$LOGS/$name-build.log"
         FAILED_ROWS+=("$name")
         TOTAL_FAILED=$((TOTAL_FAILED + 1))
@@ -538,8 +498,11 @@ for row in "${PART3_ROWS[@]}"; do
         continue
     fi
     echo "    built in $(secs $(($(now_ms) - T0))) s: ${#BINS[@]} test binaries"
+    ROW_ENV=()
+    [[ $name == native-opt ]] && ROW_ENV=(VARINT_TURBO_EXHAUSTIVE=full)
     run_row "$name" - "$NATIVE_VENDOR" "$NATIVE_FAMILY" "$NATIVE_BACKENDS" "$NATIVE_PDEP" \
         "$bulk" "$single" "$test_backends"
+    ROW_ENV=()
     if [[ $name == x86-64-v3 ]]; then
         # The same BMI2 binaries on a Zen 2 (microcoded PDEP: the portable
         # single-value kernel must run) and on a Haswell (BMI2 kernel).
@@ -552,7 +515,7 @@ for row in "${PART3_ROWS[@]}"; do
         # rustdoc compiles the doctests (RUSTDOCFLAGS) against the lib the
         # wrapper built.
         RUSTC_WRAPPER=$WRAPPER CPU_MATRIX_CRATE_FLAGS=$crate_flags RUSTDOCFLAGS=$crate_flags \
-            cargo test --doc --target-dir "$ROWS_TARGET" "${PROFILE_ARGS[@]}" >"$log" 2>&1 || rc=$?
+            cargo test --doc "$features" --target-dir "$ROWS_TARGET" "${PROFILE_ARGS[@]}" >"$log" 2>&1 || rc=$?
         read -r p f i < <(count_results "$log")
         echo "    doctests: $p passed, $f failed, $i ignored$([[ $rc -ne 0 ]] && echo "   EXIT $rc")"
         TOTAL_PASSED=$((TOTAL_PASSED + p))

@@ -7,9 +7,11 @@
 # is left in fuzz/artifacts/<target>/.
 #
 # Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET ...]
-#   SECONDS_PER_TARGET  default 60 (.ci/run: 10, 60 with --extended); TARGETs default: all six.
+#   SECONDS_PER_TARGET  default 60 (.ci/run: 10, 60 with --extended); TARGETs default: all.
 # Environment:
 #   FUZZ_NICE=N         run the fuzzers under `nice -n N` (default 0)
+#   FUZZ_JOBS=N         targets fuzzed at once (default: the number of CPUs;
+#                       each libFuzzer run is one process on one core)
 # Needs rustup's nightly toolchain; installs cargo-fuzz from crates.io
 # (`cargo install cargo-fuzz --locked`) if it is missing.
 #
@@ -72,15 +74,12 @@ echo "==> built in $((SECONDS - t0)) s"
 WORK=fuzz/target/fuzz-work
 # One of libFuzzer's -print_final_stats=1 lines: stat::NAME: VALUE.
 final_stat() { sed -n "s/^stat::$2: *//p" "$1" | tail -n1; }
-SUMMARY=()
-FAILED=()
-for target in "${TARGETS[@]}"; do
-    mkdir -p "$WORK/$target" "fuzz/artifacts/$target"
-    log=$WORK/$target.log
-    echo
-    echo "==> $target: ${SECONDS_PER_TARGET} s, -max_len=$(max_len "$target")"
-    t0=$SECONDS
-    rc=0
+JOBS=${FUZZ_JOBS:-$(nproc)}
+# Fuzzes one target; its summary line goes to $WORK/<target>.summary, and
+# <target>.failed exists if it crashed. Run in the background, JOBS at once.
+fuzz_one() {
+    local target=$1 log=$WORK/$1.log t0=$SECONDS rc=0
+    rm -f "$WORK/$target.failed" "$WORK/$target.summary"
     nice -n "$NICE" cargo +nightly fuzz run "${FUZZ_FLAGS[@]}" "$target" \
         "$WORK/$target" "fuzz/corpus/$target" -- \
         -max_total_time="$SECONDS_PER_TARGET" \
@@ -89,24 +88,39 @@ for target in "${TARGETS[@]}"; do
         -rss_limit_mb=3072 \
         -print_final_stats=1 \
         -artifact_prefix="fuzz/artifacts/$target/" >"$log" 2>&1 || rc=$?
-    dt=$((SECONDS - t0))
-    # Coverage from the last status line (DONE, or the last before a crash).
+    local dt=$((SECONDS - t0)) cov edges features corpus result=ok
     cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+' "$log" | tail -n1 | tr -dc '0-9 ' | tr -s ' ' || true)
     read -r edges features corpus <<<"${cov:-? ? ?}"
-    result=ok
     if [[ $rc -ne 0 ]]; then
         result="CRASH (exit $rc)"
+        : >"$WORK/$target.failed"
+    fi
+    printf '%-18s %-18s %6d s %12s %8s %7s %8s %7s %6s MB\n' "$target" "$result" "$dt" \
+        "$(final_stat "$log" number_of_executed_units)" "$(final_stat "$log" average_exec_per_sec)" "$edges" "$features" \
+        "$corpus" "$(final_stat "$log" peak_rss_mb)" >"$WORK/$target.summary"
+}
+echo
+echo "==> fuzzing ${#TARGETS[@]} targets, ${SECONDS_PER_TARGET} s each, $JOBS at once"
+for target in "${TARGETS[@]}"; do
+    mkdir -p "$WORK/$target" "fuzz/artifacts/$target"
+    while (($(jobs -rp | wc -l) >= JOBS)); do wait -n || true; done
+    echo "==> $target: ${SECONDS_PER_TARGET} s, -max_len=$(max_len "$target")"
+    fuzz_one "$target" &
+done
+wait
+SUMMARY=()
+FAILED=()
+for target in "${TARGETS[@]}"; do
+    log=$WORK/$target.log
+    if [[ -e $WORK/$target.failed || ! -s $WORK/$target.summary ]]; then
         FAILED+=("$target")
-        echo "    ---- $log (last 60 lines) ----"
+        echo "    ---- $target: $log (last 60 lines) ----"
         tail -n 60 "$log" | sed 's/^/    | /'
         echo "    ---- artifacts: $(ls "fuzz/artifacts/$target" | tr '\n' ' ')"
     fi
-    grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)' "$log" | sed 's/^/    /' || true
-    SUMMARY+=("$(printf '%-18s %-18s %6d s %12s %8s %7s %8s %7s %6s MB' "$target" "$result" "$dt" \
-        "$(final_stat "$log" number_of_executed_units)" "$(final_stat "$log" average_exec_per_sec)" "$edges" "$features" \
-        "$corpus" "$(final_stat "$log" peak_rss_mb)")")
+    grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)' "$log" | sed "s/^/    $target: /" || true
+    SUMMARY+=("$(cat "$WORK/$target.summary" 2>/dev/null || echo "$target: no summary")")
 done
-
 echo
 echo "fuzz summary (${SECONDS_PER_TARGET} s per target; logs in $WORK/)"
 printf '%-18s %-18s %8s %12s %8s %7s %8s %7s %9s\n' target result time execs "exec/s" cov ft corpus "peak rss"

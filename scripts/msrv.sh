@@ -37,9 +37,10 @@
 # check that Backend::Avx512Vbmi2 is then unsupported (tests/bulk.rs), and
 # on an AVX-512 machine the bulk API runs AVX2.
 #
-# Lean profile (CI has 2 cores): no debug info, and opt-level 2 for this
-# crate and the property-test generators, as scripts/cross-s390x.sh does;
-# debug assertions stay on. The benches are not built (the main toolchain's
+# Cargo.toml's test profile: no debug info, and opt-level 2 for this crate
+# and the property-test generators; debug assertions stay on. With
+# --no-run (.ci/run's call) it builds everything unoptimized and runs only
+# the tests of what the compiler version decides (see below). The benches are not built (the main toolchain's
 # steps check them).
 #
 # Usage: scripts/msrv.sh [--update-lockfile] [extra `cargo test` args]
@@ -104,18 +105,25 @@ else
 fi
 
 # ---- cargo test with rustc 1.85 ----------------------------------------------------------
-PROFILE_ARGS=(--config 'profile.dev.debug=false' --config 'profile.dev.package.varint-turbo.opt-level=2')
-for dep in proptest quickcheck rand rand_core rand_chacha rand_xorshift ppv-lite86; do
-    PROFILE_ARGS+=(--config "profile.dev.package.$dep.opt-level=2")
-done
+# Cargo.toml's test profile (opt-level 2 for this crate and the property
+# tests' generators, no debug info); with --no-run (CI), unoptimized, which
+# compiles faster, and then the tests of what the compiler version decides
+# run: the unit tests, tests/census.rs (AVX-512 compiled out before rustc
+# 1.89), tests/backends_ran.rs and tests/build_script.rs.
+PROFILE_ARGS=()
+BUILD_ONLY=false
+for arg in "$@"; do [[ $arg == --no-run ]] && BUILD_ONLY=true; done
+$BUILD_ONLY && PROFILE_ARGS=(--config 'profile.test.opt-level=0')
 T0=$SECONDS
-if ! "$CARGO" test --all-features --locked "${PROFILE_ARGS[@]}" "$@"; then
+if ! "$CARGO" test --all-features --locked "${PROFILE_ARGS[@]}" "$@" ||
+    { $BUILD_ONLY && ! "$CARGO" test --all-features --locked "${PROFILE_ARGS[@]}" \
+        --lib --test census --test backends_ran --test build_script; }; then
     if ! "$CARGO" metadata --locked --format-version 1 >/dev/null 2>&1; then
         echo "msrv: .ci/msrv/Cargo.lock does not fit Cargo.toml; run: bash scripts/msrv.sh --update-lockfile" >&2
     fi
     exit 1
 fi
-echo "==> cargo test --all-features passed with $("$RUSTC" --version) in $((SECONDS - T0)) s"
+echo "==> cargo test --all-features $*$($BUILD_ONLY && echo ' (then the unit, census, backends_ran and build_script tests)') passed with $("$RUSTC" --version) in $((SECONDS - T0)) s"
 
 # ---- the other cfg paths, type-checked with rustc 1.85 (lib only, seconds) ---------------
 # BMI2 single-value kernels (x86-64-v3), the AVX-512VL branch of the AVX2

@@ -7,9 +7,16 @@
 #      except the upload (the build was verified by step 1);
 #   3. unpacks step 1's .crate into a temporary folder, copies the repository's
 #      Cargo.lock in (same dependency versions as the repository's tests)
-#      and runs `cargo test --all-features --locked` there: the published
-#      crate must pass its own tests (unit, integration and doc tests; the
-#      examples are compiled);
+#      and builds every test target there (`cargo test --all-features
+#      --locked --no-run`: the unit and integration tests and the
+#      examples), runs the unit tests, and checks that every file an
+#      `include_str!`/`include_bytes!` of src/ or tests/ names (test data,
+#      the README that the doc tests include) is in the package. The
+#      integration and doc tests are not run again: they are step 1 of
+#      .ci/run on the same sources, and no test reads a file at run time
+#      (tests/fuzz_corpus.rs, which does, is left out of the package), so
+#      a package that builds them holds what they need. Running them here
+#      again took 4-8 minutes of a CI run that must stay under 30;
 #   4. prints the package's file count and size.
 # Both cargo runs share the repository's target directory, so the
 # dependencies of the test step (`cargo test --all-features`) are reused,
@@ -71,11 +78,26 @@ for absent in fuzz scripts benches .ci; do
     fi
 done
 
-echo "== cargo test --all-features --locked in the unpacked $name-$version.crate ($unpacked)"
-(cd "$unpacked" && cargo test --all-features --locked \
-    --config 'profile.test.package.varint-turbo.codegen-units=255')
+# Every file named by an include_str!/include_bytes! in the package's
+# sources, relative to the file that names it.
+missing=0
+while IFS=: read -r file path; do
+    if [[ ! -f $(dirname "$unpacked/$file")/$path ]]; then
+        echo "package-check: $file includes $path, which is not in the package" >&2
+        missing=1
+    fi
+done < <(cd "$unpacked" && grep -roP --include='*.rs' 'include_(str|bytes)!\("\K[^"]+' src tests | sort -u)
+[[ $missing -eq 0 ]] || exit 1
+
+echo "== cargo test --all-features --locked --no-run, then the unit tests, in the unpacked $name-$version.crate ($unpacked)"
+# Unoptimized (the test profile's opt-level 2 is for running the tests,
+# which this step does not; the dependencies' overrides are unchanged, so
+# their builds are the test step's).
+config=(--config 'profile.test.package.varint-turbo.codegen-units=255' --config 'profile.test.opt-level=0')
+(cd "$unpacked" && cargo test --all-features --locked "${config[@]}" --no-run &&
+    cargo test --all-features --locked "${config[@]}" --lib)
 
 files=$(tar -tzf "$crate" | grep -vc '/$')
 bytes=$(stat -c %s "$crate")
 unpacked_bytes=$(du -sb --exclude=Cargo.lock "$unpacked" | cut -f1)
-echo "package-check: $name-$version.crate: $files files, $bytes bytes compressed, $unpacked_bytes bytes unpacked; its tests pass"
+echo "package-check: $name-$version.crate: $files files, $bytes bytes compressed, $unpacked_bytes bytes unpacked; its tests build, its unit tests pass"
