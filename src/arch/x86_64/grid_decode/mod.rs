@@ -122,6 +122,17 @@
 //!   host, W = 4096 values from a 1M pool: 95% 1-byte + 5% 2-byte 0.96 ->
 //!   2.9 G values/s, all 2-byte 1.5 G/s, the mix unchanged (its blocks
 //!   hold 4-byte varints).
+//! * A delta decode (`delta::decode_slice` through `decode_delta_with`:
+//!   each value the running sum of the gaps, wrapping) takes the same
+//!   paths with `DELTA`: the one- and two-byte runs store their values
+//!   summed, each vector's lanes prefix-summed in registers as they are
+//!   widened (`Kernel::widen_32_sum`, `Kernel::widen_words_sum`: the chain
+//!   from one step to the next is one add per 32 values), and the values
+//!   of the other paths are summed by a second pass (`Running`) every
+//!   [`DELTA_BLOCKS`] blocks, [`DELTA_LAG`] values behind the stores, and
+//!   before each run and at the end. Where the varints are longer the
+//!   steps cost several times that pass, which a fused sum in them would
+//!   not repay (BENCHMARKS.md, "Delta-coded lists and short 1-byte runs").
 //! * After each block the output count is checked: fewer than one value
 //!   per chunk (8..10-byte varints: random `u64`, nanosecond timestamps)
 //!   costs more per value than the scalar decoder, which then takes the
@@ -843,9 +854,15 @@ unsafe fn block_loop<K: Kernel, T: VarInt, const DELTA: bool>(
             q = at.offset_from(src) as usize;
         }
         if DELTA {
-            // The blocks' values (and those of the scalar paths before
-            // them), so that a run starts summed.
-            running.catch_up(out, written);
+            if matches!(exit, Exit::Ones | Exit::Twos) {
+                // The blocks' values (and those of the scalar paths before
+                // them), so that the run starts summed.
+                running.catch_up(out, written);
+            } else if written - running.summed >= 2 * DELTA_LAG {
+                // All but the last `DELTA_LAG` values, whose stores may
+                // still be in flight.
+                running.catch_up(out, written - DELTA_LAG);
+            }
         }
         match exit {
             Exit::Done => {}
@@ -886,13 +903,23 @@ pub(crate) const SHORT_INPUT_BYTES: usize = 2 * MASK_BYTES;
 /// cache when they are summed.
 const DELTA_BLOCKS: usize = 16;
 
+/// The values a delta decode leaves unsummed behind the blocks'
+/// stores (2 KiB of `u64`s), so that the sum does not load values whose
+/// vector stores may still be in the store buffer. (Summed right behind
+/// them, `u64` mixed and 3-byte gaps at W = 4,096: decode-then-sum's
+/// time over the fused decode's 0.88-0.92, the fused one slower; with
+/// the lag 0.97-1.10. Zen 3, one paired run each on a loaded host: a
+/// likely cause, not a measured one.)
+const DELTA_LAG: usize = 256;
+
 /// The running sum of a delta decode ([`decode_delta_with`]): the values
 /// of `out` before `summed` hold their sums, those after it (up to the
 /// decoder's count) their gaps. The one- and two-byte runs sum their
 /// values in registers as they store them; the values of the other paths
 /// (the grid blocks, the scalar and padded paths) are summed by
-/// [`Running::catch_up`], a second pass over at most [`DELTA_BLOCKS`]
-/// blocks' values, before a run and at the end.
+/// [`Running::catch_up`], a second pass after every [`DELTA_BLOCKS`]
+/// blocks (up to [`DELTA_LAG`] values behind them), before a run and at
+/// the end.
 pub(super) struct Running {
     summed: usize,
     /// The sum of value `summed - 1` (the caller's `previous` before the
@@ -921,9 +948,38 @@ impl Running {
         // `MaybeUninit<T>` has `T`'s layout.
         let gaps =
             unsafe { core::slice::from_raw_parts_mut(gaps.as_mut_ptr().cast::<T>(), gaps.len()) };
-        self.sum = prefix_sum(gaps, T::from_u64_unchecked(self.sum)).to_u64();
+        self.sum = if size_of::<T>() == 8 {
+            prefix_sum_by_fours(gaps, self.sum)
+        } else {
+            prefix_sum(gaps, T::from_u64_unchecked(self.sum)).to_u64()
+        };
         self.summed = end;
     }
+}
+
+/// The running sum of `values` from `sum` (see `scalar::prefix_sum`), four
+/// values per step: their own sums first (off the chain), then `sum`
+/// added to each, so the chain is one add per four values.
+#[inline(always)]
+fn prefix_sum_by_fours<T: VarInt>(values: &mut [T], sum: u64) -> u64 {
+    let mut sum = sum;
+    let mut fours = values.chunks_exact_mut(4);
+    for four in &mut fours {
+        let a = four[0].to_u64();
+        let b = a.wrapping_add(four[1].to_u64());
+        let c = b.wrapping_add(four[2].to_u64());
+        let d = c.wrapping_add(four[3].to_u64());
+        four[0] = T::from_u64_unchecked(sum.wrapping_add(a));
+        four[1] = T::from_u64_unchecked(sum.wrapping_add(b));
+        four[2] = T::from_u64_unchecked(sum.wrapping_add(c));
+        four[3] = T::from_u64_unchecked(sum.wrapping_add(d));
+        sum = sum.wrapping_add(d);
+    }
+    for value in fours.into_remainder() {
+        sum = sum.wrapping_add(value.to_u64());
+        *value = T::from_u64_unchecked(sum);
+    }
+    sum
 }
 
 /// The delta decode of [`decode_slice_with`] (issue 41's
