@@ -300,8 +300,8 @@ pub(super) trait Kernel {
     /// 0x80) and returns the last one. The lanes are summed in registers
     /// as they are widened (shift-and-add within the vector, then the
     /// running sum added), so the values are stored once, summed; the
-    /// chain from one call to the next is an add per vector of values
-    /// (each vector's own total is broadcast off that chain).
+    /// chain from one call to the next is an add per vector of values or
+    /// fewer (the vectors' own totals are computed off that chain).
     ///
     /// # Safety
     /// 32 bytes readable at `src`, 32 `T` writable at `dst`; CPU features.
@@ -936,9 +936,8 @@ impl Running {
     }
 
     /// Sums `out[summed..end]` (gaps the decoder wrote) in place. Not
-    /// inlined: inside the decoder's loop the compiler did not unroll the
-    /// `u64` sum (callgrind, mixed gaps: 5 instructions per value against
-    /// 2.4 for the loop on its own).
+    /// inlined: it runs once per [`DELTA_BLOCKS`] blocks at most, and the
+    /// block loop it is called from stays as small as without it.
     #[inline(never)]
     fn catch_up<T: VarInt>(&mut self, out: &mut [MaybeUninit<T>], end: usize) {
         debug_assert!(self.summed <= end && end <= out.len());
@@ -1177,13 +1176,15 @@ fn copy_short(input: &[u8], dest: &mut [u8]) {
 /// Decodes a run of one-byte varints (enums, bools, small counts) from
 /// `q`: widens 32 bytes into 32 values per step while the next 32 bytes
 /// have no continuation bit (with `DELTA`, summed as they are widened:
-/// [`Kernel::widen_32_sum`], from `running`, which it updates). The first step keeps only the values up to a
-/// 32-byte boundary of `out`, so that the others store whole aligned
-/// lines (unaligned, half the 32-byte stores of `u32` values cross a cache
-/// line: 4.1 against 6.5-7.2 G values/s, W = 4096, Zen 1 host). A run that
-/// reaches the end of `input` ends with one step over its last 32 bytes,
-/// which rewrites values it has already stored (with the same values)
-/// instead of leaving up to 31 to the scalar tail.
+/// [`Kernel::widen_32_sum`], from `running`, which it updates). The first
+/// step keeps only the values up to a 32-byte boundary of `out` (with
+/// `DELTA`, the values before it are summed one by one), so that the
+/// others store whole aligned lines (unaligned, half the 32-byte stores of
+/// `u32` values cross a cache line: 4.1 against 6.5-7.2 G values/s, W =
+/// 4096, Zen 1 host). A run that reaches the end of `input` ends with one
+/// step over its last 32 bytes, which rewrites values it has already
+/// stored (with the same values) instead of leaving up to 31 to the
+/// scalar tail (not with `DELTA`: the values it rewrites are summed).
 ///
 /// # Safety
 /// The 32 bytes at `*q` must be in `input` and one-byte varints (no
