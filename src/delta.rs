@@ -48,16 +48,18 @@
 //!
 //! The gaps are decoded by the bulk backend of this CPU (see
 //! [`detected_backend`](crate::detected_backend)), a batch of at most
-//! 1,024 values at a time (all at once for inputs of at most 8 KiB), and
-//! each batch is summed while it is still in the L1 cache: `u32`s in SSE2
-//! lanes on x86-64 (the sums of a vector do not wait for the running sum,
-//! which moves by one add per two vectors), `u64`s by a plain loop. The
-//! running sum is not fused into the decoders' vector steps: where the
-//! gaps take more than one byte, the decode costs several times the
-//! sum, and the result is within a few percent of decoding and then
-//! summing in a second loop; on 1-byte gaps the vector sum makes it up to
-//! 1.4x faster than that. BENCHMARKS.md, "Delta-coded lists and short
-//! 1-byte runs", has the measurements.
+//! 1,024 values at a time (all at once for inputs of at most 8 KiB). The
+//! SSSE3 and AVX2 decoders sum as they decode: their runs of 1-byte and
+//! of 1- and 2-byte varints store each vector of values prefix-summed in
+//! registers (shift-and-add within the vector, then the running sum
+//! added), and the values of their other steps are summed every few
+//! blocks while still in the L1 cache. The other backends decode a batch,
+//! then sum it (`u32`s in SSE2 lanes on x86-64, `u64`s by a loop). On
+//! 1-byte gaps this is 1.7-2.1x faster than `decode_slice` followed by a
+//! running-sum loop (about 2x plain `decode_slice`'s time); where the
+//! gaps take more bytes the decode costs 3-6 times the sum and the two
+//! are within a few percent. BENCHMARKS.md, "Delta-coded lists and short
+//! 1-byte runs", has the measurements and the bounds.
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
@@ -111,19 +113,11 @@ enum Source {
     On(Backend),
 }
 
-impl Source {
-    /// The running sum that goes with the source: the portable one for
-    /// the scalar backend, the build's vector one otherwise (a direct
-    /// call: through a function pointer the 16-value calls took 2x the
-    /// decode and a second loop).
-    #[inline(always)]
-    fn prefix_sum<T: VarInt>(self, values: &mut [T], previous: T) -> T {
-        match self {
-            Source::On(Backend::Scalar) => scalar::prefix_sum::prefix_sum(values, previous),
-            _ => selected::prefix_sum(values, previous),
-        }
-    }
-}
+/// Inputs from this many bytes (two blocks of the SSSE3/AVX2 decoders)
+/// take the fused decoders (`Backend::decode_delta_uninit`) when the
+/// bulk API chooses the backend; shorter ones its short-input paths,
+/// then the sum.
+const FUSED_MIN_BYTES: usize = 128;
 
 /// The gaps of an input, batch after batch.
 struct Gaps<'a> {
@@ -179,6 +173,40 @@ impl<'a> Gaps<'a> {
         self.pos = next;
         Ok(n)
     }
+
+    /// [`Gaps::next`] with the running sum: the values stored are `*sum`
+    /// plus the gaps up to them (wrapping in `T`), and `*sum` becomes the
+    /// last one stored (with an error, the last one before its index).
+    /// The SSSE3 and AVX2 decoders sum as they decode (see
+    /// `Backend::decode_delta_uninit`).
+    fn next_summed<T: VarInt>(
+        &mut self,
+        slots: &mut [MaybeUninit<T>],
+        sum: &mut T,
+    ) -> Result<usize, BulkDecodeError> {
+        let (n, next) = if self.whole() {
+            match self.source {
+                Source::Auto if self.input.len() < FUSED_MIN_BYTES => {
+                    let result = bulk::decode_uninit(self.input, slots);
+                    let end = result.map_or_else(|error| error.index(), |(n, _)| n);
+                    // SAFETY: the decoder initialized the slots before its
+                    // count (or its error's index).
+                    *sum = selected::prefix_sum(unsafe { assume_init(slots, end) }, *sum);
+                    result?
+                }
+                // For inputs of at least 128 bytes `batched` is the
+                // backend `bulk::decode_uninit` would take.
+                Source::Auto => self.batched.decode_delta_uninit(self.input, slots, sum)?,
+                Source::On(backend) => backend.decode_delta_uninit(self.input, slots, sum)?,
+            }
+        } else {
+            self.batched
+                .decode_run_delta_uninit(self.input, self.pos, slots, sum)?
+        };
+        debug_assert!(next > self.pos || slots.is_empty() || self.done());
+        self.pos = next;
+        Ok(n)
+    }
 }
 
 /// The first `n` slots of `slots`, which the decoder has initialized.
@@ -206,9 +234,8 @@ fn decode_with<T: DeltaInt>(
         } else {
             written + BATCH
         };
-        match gaps.next(as_uninit(&mut out[written..end])) {
+        match gaps.next_summed(as_uninit(&mut out[written..end]), &mut sum) {
             Ok(n) => {
-                sum = source.prefix_sum(&mut out[written..written + n], sum);
                 written += n;
                 if n == 0 {
                     // Never expected (every call makes progress).
@@ -217,7 +244,6 @@ fn decode_with<T: DeltaInt>(
             }
             Err(error) => {
                 let failed = written + error.index();
-                source.prefix_sum(&mut out[written..failed], sum);
                 return Err(BulkDecodeError::new(error.kind(), failed, error.offset()));
             }
         }
@@ -300,15 +326,14 @@ fn search_with<T: DeltaInt>(
     let mut done = 0;
     let mut sum = previous;
     while !gaps.done() {
-        let (n, error) = match gaps.next(&mut slots) {
+        let (n, error) = match gaps.next_summed(&mut slots, &mut sum) {
             Ok(0) => return Err(first_error::<T>(input, gaps.pos, done)),
             Ok(n) => (n, None),
             Err(error) => (error.index(), Some(error)),
         };
-        // SAFETY: the decoder initialized the first `n` slots (those
-        // before the error's index, if it failed).
+        // SAFETY: the decoder initialized and summed the first `n` slots
+        // (those before the error's index, if it failed).
         let values = unsafe { assume_init(&mut slots, n) };
-        let last = source.prefix_sum(values, sum);
         // The values before a malformed varint are searched first: the
         // search stops at the first value at least `key`, wherever the
         // batches end.
@@ -322,7 +347,6 @@ fn search_with<T: DeltaInt>(
                 error.offset(),
             ));
         }
-        sum = last;
         done += n;
     }
     Ok(None)

@@ -265,3 +265,53 @@ fn short_lists_of_one_byte_gaps_with_a_longer_one_anywhere() {
         }
     }
 }
+
+/// The varints of gaps in runs of one shape each: 1-byte gaps (up to
+/// 127), 1- and 2-byte gaps (up to 2^14 - 1), 3-5-byte gaps; `runs` runs
+/// of up to `max_run` values, their shapes and lengths from `next`.
+/// Returns the input and the byte offset where each run ends.
+fn runs_input(next: &mut impl FnMut() -> u64, runs: usize, max_run: u64) -> (Vec<u8>, Vec<usize>) {
+    let mut input = Vec::new();
+    let mut ends = Vec::new();
+    for _ in 0..runs {
+        let kind = next() % 3;
+        let len = 1 + next() % max_run;
+        for _ in 0..len {
+            let r = next();
+            let gap = match kind {
+                0 => 127 - r % 4,
+                1 if r % 3 == 0 => r % 128,
+                1 => (1 << 14) - 1 - r % 64,
+                _ => (1 << 14) + r % ((1 << 35) - (1 << 14)),
+            };
+            reference_encode_append(gap, &mut input);
+        }
+        ends.push(input.len());
+    }
+    (input, ends)
+}
+
+/// The one- and two-byte runs, which the SSSE3 and AVX2 decoders sum as
+/// they widen them, between other gaps: runs that end anywhere in a
+/// block, cross the 1,024-value batches of long inputs and the room of
+/// `out`, sums that wrap inside a run, malformed varints right after a
+/// run.
+#[test]
+fn one_and_two_byte_runs_between_longer_gaps() {
+    let backends = bulk_backends();
+    let mut next = xorshift(0x0041_de17_a5ed_0041);
+    for round in 0..24u64 {
+        let (runs, max_run) = if round % 4 == 3 { (40, 600) } else { (8, 200) };
+        let (input, ends) = runs_input(&mut next, runs, max_run);
+        // Near each type's maximum, so that the sums wrap inside runs.
+        let previous = [u64::MAX - 5000, u64::from(u32::MAX) - 5000, next()][(round % 3) as usize];
+        check_input::<u32>(&backends, &input, previous, next());
+        check_input::<u64>(&backends, &input, previous, next());
+        // A malformed varint right after a run (or one byte into the next).
+        let end = ends[(next() as usize) % ends.len()];
+        let mut bad = input.clone();
+        corrupt(&mut bad, end + (round % 2) as usize, next());
+        check_input::<u32>(&backends, &bad, previous, next());
+        check_input::<u64>(&backends, &bad, previous, next());
+    }
+}

@@ -171,6 +171,100 @@ impl Backend {
         Ok((values, start + consumed))
     }
 
+    /// [`Backend::decode_uninit`] of delta-coded gaps (`delta`): each
+    /// value written is `*sum` plus the gaps up to it, wrapping in `T`;
+    /// `*sum` becomes the last value written (with an error, the last one
+    /// before its index). The SSSE3 and AVX2 decoders sum their one- and
+    /// two-byte runs as they widen them and the rest of their output a few
+    /// blocks at a time (`decode_slice_delta`); the others decode, then sum
+    /// in a second pass (the scalar backend with the portable sum).
+    pub(crate) fn decode_delta_uninit<T: VarInt>(
+        self,
+        input: &[u8],
+        out: &mut [MaybeUninit<T>],
+        sum: &mut T,
+    ) -> Result<(usize, usize), BulkDecodeError> {
+        assert!(
+            self.is_supported(),
+            "the {self} backend is not supported by this CPU"
+        );
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU supports the backend (checked above).
+            Backend::Ssse3 => unsafe {
+                x86_64::ssse3::decode_slice::decode_slice_delta(input, out, sum)
+            },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU supports the backend (checked above).
+            Backend::Avx2 => unsafe {
+                x86_64::avx2::decode_slice::decode_slice_delta(input, out, sum)
+            },
+            _ => {
+                // SAFETY: checked above.
+                let result = unsafe { self.decode_uninit_supported(input, out) };
+                self.sum_after(&result, out, sum);
+                result
+            }
+        }
+    }
+
+    /// [`Backend::decode_run_uninit`] of delta-coded gaps, summed as
+    /// [`Backend::decode_delta_uninit`] sums them.
+    pub(crate) fn decode_run_delta_uninit<T: VarInt>(
+        self,
+        input: &[u8],
+        start: usize,
+        out: &mut [MaybeUninit<T>],
+        sum: &mut T,
+    ) -> Result<(usize, usize), BulkDecodeError> {
+        assert!(
+            self.is_supported(),
+            "the {self} backend is not supported by this CPU"
+        );
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU supports the backend (checked above); the
+            // kernels compute `input.len() - start`.
+            Backend::Ssse3 if start < input.len() => unsafe {
+                x86_64::ssse3::decode_slice::decode_run_delta(input, start, out, sum)
+            },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as for SSSE3.
+            Backend::Avx2 if start < input.len() => unsafe {
+                x86_64::avx2::decode_slice::decode_run_delta(input, start, out, sum)
+            },
+            _ => {
+                let result = self.decode_run_uninit(input, start, out);
+                self.sum_after(&result, out, sum);
+                result
+            }
+        }
+    }
+
+    /// The second pass of a delta decode on the backends without a fused
+    /// one: sums the values `result` says the decoder wrote.
+    fn sum_after<T: VarInt>(
+        self,
+        result: &Result<(usize, usize), BulkDecodeError>,
+        out: &mut [MaybeUninit<T>],
+        sum: &mut T,
+    ) {
+        let end = match result {
+            Ok((n, _)) => *n,
+            Err(error) => error.index(),
+        };
+        let values = &mut out[..end];
+        // SAFETY: the decoder initialized the slots before `end` (its
+        // count, or its error's index); `MaybeUninit<T>` has `T`'s layout.
+        let values =
+            unsafe { core::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<T>(), end) };
+        *sum = if self == Backend::Scalar {
+            scalar::prefix_sum::prefix_sum(values, *sum)
+        } else {
+            crate::arch::selected::prefix_sum(values, *sum)
+        };
+    }
+
     /// [`decode_slice`](Self::decode_slice) into slots that need not be
     /// initialized: it writes initialized values only, the first
     /// `written` slots (or up to the error's index) and possibly slots

@@ -122,6 +122,17 @@
 //!   host, W = 4096 values from a 1M pool: 95% 1-byte + 5% 2-byte 0.96 ->
 //!   2.9 G values/s, all 2-byte 1.5 G/s, the mix unchanged (its blocks
 //!   hold 4-byte varints).
+//! * A delta decode (`delta::decode_slice` through `decode_delta_with`:
+//!   each value the running sum of the gaps, wrapping) takes the same
+//!   paths with `DELTA`: the one- and two-byte runs store their values
+//!   summed, each vector's lanes prefix-summed in registers as they are
+//!   widened (`Kernel::widen_32_sum`, `Kernel::widen_words_sum`: the chain
+//!   from one step to the next is one add per 32 values), and the values
+//!   of the other paths are summed by a second pass (`Running`) every
+//!   [`DELTA_BLOCKS`] blocks, [`DELTA_LAG`] values behind the stores, and
+//!   before each run and at the end. Where the varints are longer the
+//!   steps cost several times that pass, which a fused sum in them would
+//!   not repay (BENCHMARKS.md, "Delta-coded lists and short 1-byte runs").
 //! * After each block the output count is checked: fewer than one value
 //!   per chunk (8..10-byte varints: random `u64`, nanosecond timestamps)
 //!   costs more per value than the scalar decoder, which then takes the
@@ -143,6 +154,7 @@ use core::mem::MaybeUninit;
 
 use crate::arch::scalar::decode_slice::decode_slice_scalar;
 use crate::arch::scalar::{scalar_values, tail_values};
+use crate::arch::x86_64::sse2::prefix_sum;
 use crate::error::BulkDecodeError;
 use crate::varint::VarInt;
 
@@ -269,6 +281,40 @@ pub(super) trait Kernel {
     /// # Safety
     /// 8 `T` writable at `dst`; CPU features.
     unsafe fn widen_words<T: VarInt>(dst: *mut T, words: __m128i);
+    /// The running sum of a delta decode in a register: the sum in
+    /// every lane of `T`'s width (`T` of 32 or 64 bits).
+    type Sum: Copy;
+    /// `sum` (wrapped to `T`) in every lane.
+    ///
+    /// # Safety
+    /// CPU features.
+    unsafe fn sum_splat<T: VarInt>(sum: u64) -> Self::Sum;
+    /// The running sum held by `sum`.
+    ///
+    /// # Safety
+    /// CPU features.
+    unsafe fn sum_get<T: VarInt>(sum: Self::Sum) -> u64;
+    /// [`Kernel::widen_32`] fused with the running sum of a delta decode:
+    /// stores at `dst` the 32 values `sum + b[0] + ... + b[i]` (wrapping in
+    /// `T`, of 32 or 64 bits) of the 32 bytes `b` at `src` (all below
+    /// 0x80) and returns the last one. The lanes are summed in registers
+    /// as they are widened (shift-and-add within the vector, then the
+    /// running sum added), so the values are stored once, summed; the
+    /// chain from one call to the next is an add per vector of values or
+    /// fewer (the vectors' own totals are computed off that chain).
+    ///
+    /// # Safety
+    /// 32 bytes readable at `src`, 32 `T` writable at `dst`; CPU features.
+    unsafe fn widen_32_sum<T: VarInt>(dst: *mut T, src: *const u8, sum: Self::Sum) -> Self::Sum;
+    /// [`Kernel::widen_words`] fused with the running sum (as
+    /// [`Kernel::widen_32_sum`]) for the words of a two-byte group, each
+    /// below 2^14 (the words past the group's varints are zero, so the
+    /// slots after its values all get the last sum): returns `sum` plus
+    /// the group's total.
+    ///
+    /// # Safety
+    /// 8 `T` writable at `dst`; CPU features.
+    unsafe fn widen_words_sum<T: VarInt>(dst: *mut T, words: __m128i, sum: Self::Sum) -> Self::Sum;
     /// `x.rotate_right(N)`.
     #[inline(always)]
     fn rotate_right<const N: u32>(x: u64) -> u64 {
@@ -307,6 +353,25 @@ pub(super) unsafe fn store_u32x4<T: VarInt>(dst: *mut T, x: __m128i) {
             }
         }
     }
+}
+
+/// The fused steps of a delta decode for `T` of 8 or 16 bits (never a
+/// delta type, but the kernels are generic): the `n` values at `dst`,
+/// already widened, are summed one by one from `sum`; returns the last.
+///
+/// # Safety
+/// `n` initialized `T` at `dst`, writable.
+#[inline(always)]
+pub(super) unsafe fn sum_in_place<T: VarInt>(dst: *mut T, n: usize, sum: u64) -> u64 {
+    let mut sum = sum;
+    for i in 0..n {
+        // SAFETY: `dst[i]` is initialized and writable (caller).
+        unsafe {
+            sum = sum.wrapping_add((*dst.add(i)).to_u64());
+            dst.add(i).write(T::from_u64_unchecked(sum));
+        }
+    }
+    sum
 }
 
 /// `x`, whose value the compiler no longer knows: an empty `asm!` block
@@ -568,10 +633,16 @@ enum Exit {
 /// # Safety
 /// The CPU must support the features `K`'s operations use.
 #[inline(always)]
-pub(super) unsafe fn decode_slice_with<K: Kernel, T: VarInt, const PARTIAL: bool>(
+pub(super) unsafe fn decode_slice_with<
+    K: Kernel,
+    T: VarInt,
+    const PARTIAL: bool,
+    const DELTA: bool,
+>(
     input: &[u8],
     start: usize,
     out: &mut [MaybeUninit<T>],
+    running: &mut Running,
 ) -> Result<(usize, usize), BulkDecodeError> {
     let len = input.len();
     let out_len = out.len();
@@ -586,7 +657,7 @@ pub(super) unsafe fn decode_slice_with<K: Kernel, T: VarInt, const PARTIAL: bool
         // need no window before them).
         let (mut written, mut q) = (0, start);
         // SAFETY: 64 one-byte varints at q (the mask), 64 free slots; CPU (caller).
-        unsafe { ones_run::<K, T>(input, out, &mut q, &mut written) };
+        unsafe { ones_run::<K, T, DELTA>(input, out, &mut q, &mut written, running) };
         (written, q)
     } else if PARTIAL && start >= BEFORE {
         // The window before the first chunk is in `input`.
@@ -608,7 +679,7 @@ pub(super) unsafe fn decode_slice_with<K: Kernel, T: VarInt, const PARTIAL: bool
         return Ok((written + n, q + consumed));
     }
     // SAFETY: q >= BEFORE; CPU (caller).
-    let (written, pos) = unsafe { block_loop::<K, T>(input, out, q, written)? };
+    let (written, pos) = unsafe { block_loop::<K, T, DELTA>(input, out, q, written, running)? };
     if PARTIAL && written > 0 {
         // The caller's next call takes the rest, with a fresh `out`.
         return Ok((written, pos));
@@ -681,11 +752,12 @@ unsafe fn head_piece<K: Kernel, T: VarInt>(
 /// # Safety
 /// `q >= BEFORE`; the CPU must support the features `K`'s operations use.
 #[inline(always)]
-unsafe fn block_loop<K: Kernel, T: VarInt>(
+unsafe fn block_loop<K: Kernel, T: VarInt, const DELTA: bool>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
     mut q: usize,
     mut written: usize,
+    running: &mut Running,
 ) -> Result<(usize, usize), BulkDecodeError> {
     debug_assert!(q >= BEFORE);
     let len = input.len();
@@ -705,6 +777,13 @@ unsafe fn block_loop<K: Kernel, T: VarInt>(
         if blocks == 0 {
             break;
         }
+        // A delta decode sums the blocks' values after at most
+        // `DELTA_BLOCKS` of them, while they are in the L1 cache.
+        let blocks = if DELTA {
+            blocks.min(DELTA_BLOCKS)
+        } else {
+            blocks
+        };
         // Pointers for the blocks (few registers in the loop). They are
         // taken from `out` here, not once before the loop: the scalar
         // steps also write through `out`, which (under Rust's aliasing
@@ -774,18 +853,30 @@ unsafe fn block_loop<K: Kernel, T: VarInt>(
             written = dst.offset_from(base) as usize;
             q = at.offset_from(src) as usize;
         }
+        if DELTA {
+            if matches!(exit, Exit::Ones | Exit::Twos) {
+                // The blocks' values (and those of the scalar paths before
+                // them), so that the run starts summed.
+                running.catch_up(out, written);
+            } else if written - running.summed >= 2 * DELTA_LAG {
+                // All but the last `DELTA_LAG` values, whose stores may
+                // still be in flight.
+                running.catch_up(out, written - DELTA_LAG);
+            }
+        }
         match exit {
             Exit::Done => {}
             Exit::Ones => {
                 // SAFETY: the block's mask covers 64 bytes of one-byte
                 // varints at q and 63 slots are free (`blocks`); CPU (caller).
-                unsafe { ones_run::<K, T>(input, out, &mut q, &mut written) };
+                unsafe { ones_run::<K, T, DELTA>(input, out, &mut q, &mut written, running) };
             }
             Exit::Twos => {
                 let q_before = q;
                 // SAFETY: q >= BEFORE (the blocks start there); CPU (caller).
-                carry_128 =
-                    unsafe { twos_run::<K, T>(input, out, &mut q, &mut written, carry_128) };
+                carry_128 = unsafe {
+                    twos_run::<K, T, DELTA>(input, out, &mut q, &mut written, carry_128, running)
+                };
                 debug_assert!(q > q_before, "a two-byte run decodes at least one block");
             }
             Exit::Slow(mask) => {
@@ -806,6 +897,123 @@ unsafe fn block_loop<K: Kernel, T: VarInt>(
 
 /// Inputs shorter than this take [`decode_short_with`]: two blocks.
 pub(crate) const SHORT_INPUT_BYTES: usize = 2 * MASK_BYTES;
+
+/// The most blocks a delta decode takes before it sums their values
+/// (`Running::catch_up`): at most 1,008 values, 4-8 KiB, still in the L1
+/// cache when they are summed.
+const DELTA_BLOCKS: usize = 16;
+
+/// The values a delta decode leaves unsummed behind the blocks'
+/// stores (2 KiB of `u64`s), so that the sum does not load values whose
+/// vector stores may still be in the store buffer. (Summed right behind
+/// them, `u64` mixed and 3-byte gaps at W = 4,096: decode-then-sum's
+/// time over the fused decode's 0.88-0.92, the fused one slower; with
+/// the lag 0.97-1.10. Zen 3, one paired run each on a loaded host: a
+/// likely cause, not a measured one.)
+const DELTA_LAG: usize = 256;
+
+/// The running sum of a delta decode ([`decode_delta_with`]): the values
+/// of `out` before `summed` hold their sums, those after it (up to the
+/// decoder's count) their gaps. The one- and two-byte runs sum their
+/// values in registers as they store them; the values of the other paths
+/// (the grid blocks, the scalar and padded paths) are summed by
+/// [`Running::catch_up`], a second pass after every [`DELTA_BLOCKS`]
+/// blocks (up to [`DELTA_LAG`] values behind them), before a run and at
+/// the end.
+pub(super) struct Running {
+    summed: usize,
+    /// The sum of value `summed - 1` (the caller's `previous` before the
+    /// first), wrapping in `u64` (its low bits are the sum in `T`).
+    sum: u64,
+}
+
+impl Running {
+    pub(super) fn new(previous: u64) -> Self {
+        Running {
+            summed: 0,
+            sum: previous,
+        }
+    }
+
+    /// Sums `out[summed..end]` (gaps the decoder wrote) in place. Not
+    /// inlined: it runs once per [`DELTA_BLOCKS`] blocks at most, and the
+    /// block loop it is called from stays as small as without it.
+    #[inline(never)]
+    fn catch_up<T: VarInt>(&mut self, out: &mut [MaybeUninit<T>], end: usize) {
+        debug_assert!(self.summed <= end && end <= out.len());
+        let gaps = &mut out[self.summed..end];
+        // SAFETY: the decoder initialized the slots before `end` (the
+        // values it counts, or those before its error's index);
+        // `MaybeUninit<T>` has `T`'s layout.
+        let gaps =
+            unsafe { core::slice::from_raw_parts_mut(gaps.as_mut_ptr().cast::<T>(), gaps.len()) };
+        self.sum = if size_of::<T>() == 8 {
+            prefix_sum_by_fours(gaps, self.sum)
+        } else {
+            prefix_sum(gaps, T::from_u64_unchecked(self.sum)).to_u64()
+        };
+        self.summed = end;
+    }
+}
+
+/// The running sum of `values` from `sum` (see `scalar::prefix_sum`), four
+/// values per step: their own sums first (off the chain), then `sum`
+/// added to each, so the chain is one add per four values.
+#[inline(always)]
+fn prefix_sum_by_fours<T: VarInt>(values: &mut [T], sum: u64) -> u64 {
+    let mut sum = sum;
+    let mut fours = values.chunks_exact_mut(4);
+    for four in &mut fours {
+        let a = four[0].to_u64();
+        let b = a.wrapping_add(four[1].to_u64());
+        let c = b.wrapping_add(four[2].to_u64());
+        let d = c.wrapping_add(four[3].to_u64());
+        four[0] = T::from_u64_unchecked(sum.wrapping_add(a));
+        four[1] = T::from_u64_unchecked(sum.wrapping_add(b));
+        four[2] = T::from_u64_unchecked(sum.wrapping_add(c));
+        four[3] = T::from_u64_unchecked(sum.wrapping_add(d));
+        sum = sum.wrapping_add(d);
+    }
+    for value in fours.into_remainder() {
+        sum = sum.wrapping_add(value.to_u64());
+        *value = T::from_u64_unchecked(sum);
+    }
+    sum
+}
+
+/// The delta decode of [`decode_slice_with`] (issue 41's
+/// `delta::decode_slice`): decodes the gaps from `input[start..]` into
+/// `out` as it does (the same count, position and error) and replaces
+/// each with `*sum` plus the gaps up to it, wrapping in `T`; `*sum`
+/// becomes the last value written (with an error: the value before its
+/// index). Inputs under [`SHORT_INPUT_BYTES`] (with `start` 0, not
+/// `PARTIAL`) take [`decode_short_with`], then the sum.
+///
+/// # Safety
+/// The CPU must support the features `K`'s operations use.
+#[inline(always)]
+pub(super) unsafe fn decode_delta_with<K: Kernel, T: VarInt, const PARTIAL: bool>(
+    input: &[u8],
+    start: usize,
+    out: &mut [MaybeUninit<T>],
+    sum: &mut T,
+) -> Result<(usize, usize), BulkDecodeError> {
+    let mut running = Running::new(sum.to_u64());
+    let result = if !PARTIAL && start == 0 && input.len() < SHORT_INPUT_BYTES {
+        // SAFETY: the length is checked; CPU (caller).
+        unsafe { decode_short_with::<K, T>(input, out) }
+    } else {
+        // SAFETY: CPU (caller).
+        unsafe { decode_slice_with::<K, T, PARTIAL, true>(input, start, out, &mut running) }
+    };
+    let end = match &result {
+        Ok((n, _)) => *n,
+        Err(error) => error.index(),
+    };
+    running.catch_up(out, end);
+    *sum = T::from_u64_unchecked(running.sum);
+    result
+}
 
 /// [`decode_slice_with`] of an input shorter than [`SHORT_INPUT_BYTES`]
 /// (a short packed field): [`short_blocks`], else (an error, a truncated
@@ -908,7 +1116,9 @@ unsafe fn short_blocks<K: Kernel, T: VarInt>(
         &mut scratch[..blocks * MASK_BYTES]
     };
     // SAFETY: BEFORE bytes precede the start in `padded`; CPU (caller).
-    let (written, _) = unsafe { block_loop::<K, T>(padded, target, BEFORE, 0) }.ok()?;
+    let (written, _) =
+        unsafe { block_loop::<K, T, false>(padded, target, BEFORE, 0, &mut Running::new(0)) }
+            .ok()?;
     // `written` counts the input's values first, then the padding's.
     if written < values {
         return None;
@@ -965,24 +1175,28 @@ fn copy_short(input: &[u8], dest: &mut [u8]) {
 
 /// Decodes a run of one-byte varints (enums, bools, small counts) from
 /// `q`: widens 32 bytes into 32 values per step while the next 32 bytes
-/// have no continuation bit. The first step keeps only the values up to a
-/// 32-byte boundary of `out`, so that the others store whole aligned
-/// lines (unaligned, half the 32-byte stores of `u32` values cross a cache
-/// line: 4.1 against 6.5-7.2 G values/s, W = 4096, Zen 1 host). A run that
-/// reaches the end of `input` ends with one step over its last 32 bytes,
-/// which rewrites values it has already stored (with the same values)
-/// instead of leaving up to 31 to the scalar tail.
+/// have no continuation bit (with `DELTA`, summed as they are widened:
+/// [`Kernel::widen_32_sum`], from `running`, which it updates). The first
+/// step keeps only the values up to a 32-byte boundary of `out` (with
+/// `DELTA`, the values before it are summed one by one), so that the
+/// others store whole aligned lines (unaligned, half the 32-byte stores of
+/// `u32` values cross a cache line: 4.1 against 6.5-7.2 G values/s, W =
+/// 4096, Zen 1 host). A run that reaches the end of `input` ends with one
+/// step over its last 32 bytes, which rewrites values it has already
+/// stored (with the same values) instead of leaving up to 31 to the
+/// scalar tail (not with `DELTA`: the values it rewrites are summed).
 ///
 /// # Safety
 /// The 32 bytes at `*q` must be in `input` and one-byte varints (no
 /// varint in progress before them), 32 slots free at `*written`; the CPU
 /// must have `K`'s features.
 #[inline(always)]
-unsafe fn ones_run<K: Kernel, T: VarInt>(
+unsafe fn ones_run<K: Kernel, T: VarInt, const DELTA: bool>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
     q: &mut usize,
     written: &mut usize,
+    running: &mut Running,
 ) {
     let len = input.len();
     let out_len = out.len();
@@ -990,6 +1204,39 @@ unsafe fn ones_run<K: Kernel, T: VarInt>(
     let run_start = *q;
     debug_assert!(*q + 32 <= len && *written + 32 <= out_len);
     let misaligned = out.as_ptr().wrapping_add(*written) as usize % 32;
+    if DELTA {
+        debug_assert_eq!(running.summed, *written);
+        // The values up to the 32-byte boundary one by one (at most 7),
+        // with the running sum; then whole summed steps.
+        let step = (32 - misaligned) % 32 / size_of::<T>();
+        for i in 0..step {
+            running.sum = running.sum.wrapping_add(u64::from(input[*q + i]));
+            out[*written + i].write(T::from_u64_unchecked(running.sum));
+        }
+        *q += step;
+        *written += step;
+        // SAFETY: CPU (caller).
+        let mut sum = unsafe { K::sum_splat::<T>(running.sum) };
+        while *q + 32 <= len
+            && *written + 32 <= out_len
+            // SAFETY: 32 bytes from q are inside `input` (checked first).
+            && unsafe { K::all_ends_32(src.add(*q)) }
+        {
+            // SAFETY: 32 bytes from q are inside `input` and 32 slots from
+            // `written` inside `out` (loop condition); CPU (caller).
+            sum = unsafe {
+                K::widen_32_sum::<T>(out.as_mut_ptr().cast::<T>().add(*written), src.add(*q), sum)
+            };
+            *q += 32;
+            *written += 32;
+        }
+        // No last step over the run's final 32 bytes: it would rewrite
+        // values already summed. The bytes after the run go to the caller.
+        // SAFETY: CPU (caller).
+        running.sum = unsafe { K::sum_get::<T>(sum) };
+        running.summed = *written;
+        return;
+    }
     if misaligned != 0 {
         // SAFETY: 32 one-byte varints at q in `input`, 32 free slots (caller); CPU.
         unsafe { K::widen_32::<T>(out.as_mut_ptr().cast::<T>().add(*written), src.add(*q)) };
@@ -1054,21 +1301,26 @@ fn twos_start<T: VarInt>(mask: u64, carry_128: usize) -> bool {
 /// bytes): the group's 8 continuation bits and the one before them index
 /// [`TWOS`], whose control pairs each varint's bytes into a 16-bit word
 /// (`b0 + 128 * b1`). About 12 instructions for the 7-8 values of a group,
-/// against 26 for a 7-byte chunk of the general step. Returns the new
-/// `carry_128` (0, or 128 when the run's last byte continues into the next
+/// against 26 for a 7-byte chunk of the general step (with `DELTA`, the
+/// words are summed as they are widened: [`Kernel::widen_words_sum`],
+/// from `running`, which it updates). Returns the new `carry_128` (0, or 128 when the run's last byte continues into the next
 /// varint) and moves `q` and `written` past what it decoded.
 ///
 /// # Safety
 /// `*q >= 8` (the first group's window starts 8 bytes before it);
 /// `carry_128` as [`twos_start`] accepted it; the CPU must have `K`'s features.
 #[inline(always)]
-unsafe fn twos_run<K: Kernel, T: VarInt>(
+unsafe fn twos_run<K: Kernel, T: VarInt, const DELTA: bool>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
     q: &mut usize,
     written: &mut usize,
     carry_128: usize,
+    running: &mut Running,
 ) -> usize {
+    debug_assert!(!DELTA || running.summed == *written);
+    // SAFETY: CPU (caller).
+    let mut sum = unsafe { K::sum_splat::<T>(running.sum) };
     debug_assert!(*q >= 8 && carry_128 <= 128);
     // The table's address, kept in a register (see `opaque`).
     // SAFETY: opaque(0) is 0: a reference to the static.
@@ -1112,7 +1364,11 @@ unsafe fn twos_run<K: Kernel, T: VarInt>(
                     let control = _mm_load_si128(twos.controls.as_ptr().add(index).cast());
                     let words =
                         _mm_maddubs_epi16(_mm_set1_epi16(PAIRS), _mm_shuffle_epi8(window, control));
-                    K::widen_words::<T>(w, words);
+                    if DELTA {
+                        sum = K::widen_words_sum::<T>(w, words, sum);
+                    } else {
+                        K::widen_words::<T>(w, words);
+                    }
                     w = w.add(usize::from(*twos.ends.as_ptr().add(index)));
                 };
             }
@@ -1129,6 +1385,11 @@ unsafe fn twos_run<K: Kernel, T: VarInt>(
         *written += 64 - mask.count_ones() as usize;
         *q += 64;
         before = mask >> 63;
+    }
+    if DELTA {
+        // SAFETY: CPU (caller).
+        running.sum = unsafe { K::sum_get::<T>(sum) };
+        running.summed = *written;
     }
     128 * before as usize
 }

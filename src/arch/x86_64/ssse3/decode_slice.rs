@@ -6,7 +6,8 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use crate::arch::x86_64::grid_decode::{
-    decode_short_with, decode_slice_with, store_u32x4, Kernel, PAIRS, QUADS, ZERO,
+    decode_delta_with, decode_short_with, decode_slice_with, store_u32x4, sum_in_place, Kernel,
+    Running, PAIRS, QUADS, ZERO,
 };
 use crate::error::BulkDecodeError;
 use crate::varint::VarInt;
@@ -229,6 +230,147 @@ impl Kernel for Ssse3 {
             }
         }
     }
+
+    type Sum = __m128i;
+
+    #[inline(always)]
+    unsafe fn sum_splat<T: VarInt>(sum: u64) -> __m128i {
+        // SAFETY: SSE2 (caller); no memory access.
+        unsafe {
+            if size_of::<T>() == 8 {
+                _mm_set1_epi64x(sum as i64)
+            } else {
+                _mm_set1_epi32(sum as i32)
+            }
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn sum_get<T: VarInt>(sum: __m128i) -> u64 {
+        // SAFETY: SSE2 (caller); no memory access.
+        let low = unsafe { _mm_cvtsi128_si64(sum) } as u64;
+        if size_of::<T>() == 8 {
+            low
+        } else {
+            u64::from(low as u32)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn widen_32_sum<T: VarInt>(dst: *mut T, src: *const u8, sum: __m128i) -> __m128i {
+        // SAFETY: 32 readable bytes at `src`, 32 writable `T` at `dst`
+        // (caller); every access below is inside them; SSSE3 (caller).
+        unsafe {
+            if size_of::<T>() != 4 && size_of::<T>() != 8 {
+                Self::widen_32::<T>(dst, src);
+                return Self::sum_splat::<T>(sum_in_place(dst, 32, Self::sum_get::<T>(sum)));
+            }
+            let zero = _mm_setzero_si128();
+            // Word 3 into words 4..8, zeros into words 0..4.
+            let word3_to_high = _mm_setr_epi8(
+                -128, -128, -128, -128, -128, -128, -128, -128, 6, 7, 6, 7, 6, 7, 6, 7,
+            );
+            let mut sum = sum;
+            for i in 0..4 {
+                let bytes = _mm_loadu_si128(src.add(16 * (i / 2)).cast());
+                let w = if i % 2 == 0 {
+                    _mm_unpacklo_epi8(bytes, zero)
+                } else {
+                    _mm_unpackhi_epi8(bytes, zero)
+                };
+                // The running sum of the 8 words (at most 8 * 127):
+                // shift-and-add within the 64-bit lanes, then word 3's
+                // sum added to words 4..8.
+                let w = _mm_add_epi16(w, _mm_slli_epi64::<16>(w));
+                let w = _mm_add_epi16(w, _mm_slli_epi64::<32>(w));
+                let w = _mm_add_epi16(w, _mm_shuffle_epi8(w, word3_to_high));
+                sum = store_words_sum::<T>(dst.add(8 * i), w, sum);
+            }
+            sum
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn widen_words_sum<T: VarInt>(dst: *mut T, words: __m128i, sum: __m128i) -> __m128i {
+        // SAFETY: 8 writable `T` at `dst` (caller); SSSE3 (caller).
+        unsafe {
+            if size_of::<T>() != 4 && size_of::<T>() != 8 {
+                Self::widen_words::<T>(dst, words);
+                return Self::sum_splat::<T>(sum_in_place(dst, 8, Self::sum_get::<T>(sum)));
+            }
+            // The running sums of words 0..4 and of words 4..8 (at most
+            // 4 * (2^14 - 1), which fits 16 bits); words 0..4's total is
+            // added to the others after widening (8 sums need 17 bits).
+            let w = _mm_add_epi16(words, _mm_slli_epi64::<16>(words));
+            let w = _mm_add_epi16(w, _mm_slli_epi64::<32>(w));
+            let zero = _mm_setzero_si128();
+            let x = _mm_unpacklo_epi16(w, zero);
+            let y = _mm_unpackhi_epi16(w, zero);
+            let sum = store_dwords_sum::<T>(dst, x, sum);
+            store_dwords_sum::<T>(dst.add(4), y, sum)
+        }
+    }
+}
+
+/// Stores the 8 words of `w`, each the running sum of the words up to it
+/// (16 bits), widened to `T` (32 or 64 bits) plus `sum` at `dst`; returns
+/// `sum` plus word 7.
+///
+/// # Safety
+/// 8 writable `T` at `dst`; the CPU must have SSSE3.
+#[inline(always)]
+unsafe fn store_words_sum<T: VarInt>(dst: *mut T, w: __m128i, sum: __m128i) -> __m128i {
+    // SAFETY: 8 writable `T` at `dst` (caller); SSE2.
+    unsafe {
+        let zero = _mm_setzero_si128();
+        let x = _mm_unpacklo_epi16(w, zero);
+        let y = _mm_unpackhi_epi16(w, zero);
+        if size_of::<T>() == 4 {
+            _mm_storeu_si128(dst.cast(), _mm_add_epi32(x, sum));
+            _mm_storeu_si128(dst.add(4).cast(), _mm_add_epi32(y, sum));
+            // Lane 3 of y: the 8 words' total.
+            _mm_add_epi32(sum, _mm_shuffle_epi32::<0xff>(y))
+        } else {
+            for (i, d) in [x, y].into_iter().enumerate() {
+                _mm_storeu_si128(
+                    dst.add(4 * i).cast(),
+                    _mm_add_epi64(_mm_unpacklo_epi32(d, zero), sum),
+                );
+                _mm_storeu_si128(
+                    dst.add(4 * i + 2).cast(),
+                    _mm_add_epi64(_mm_unpackhi_epi32(d, zero), sum),
+                );
+            }
+            // Lane 1 of y's high half: the 8 words' total.
+            _mm_add_epi64(sum, _mm_unpackhi_epi32(_mm_shuffle_epi32::<0xff>(y), zero))
+        }
+    }
+}
+
+/// Stores the 4 `u32` lanes of `d`, each the running sum of a group's
+/// values up to it, widened to `T` (32 or 64 bits) plus `sum` at `dst`;
+/// returns `sum` plus lane 3.
+///
+/// # Safety
+/// 4 writable `T` at `dst`; the CPU must have SSSE3.
+#[inline(always)]
+unsafe fn store_dwords_sum<T: VarInt>(dst: *mut T, d: __m128i, sum: __m128i) -> __m128i {
+    // SAFETY: 4 writable `T` at `dst` (caller); SSE2.
+    unsafe {
+        let total = _mm_shuffle_epi32::<0xff>(d);
+        if size_of::<T>() == 4 {
+            _mm_storeu_si128(dst.cast(), _mm_add_epi32(d, sum));
+            _mm_add_epi32(sum, total)
+        } else {
+            let zero = _mm_setzero_si128();
+            _mm_storeu_si128(dst.cast(), _mm_add_epi64(_mm_unpacklo_epi32(d, zero), sum));
+            _mm_storeu_si128(
+                dst.add(2).cast(),
+                _mm_add_epi64(_mm_unpackhi_epi32(d, zero), sum),
+            );
+            _mm_add_epi64(sum, _mm_unpacklo_epi32(total, zero))
+        }
+    }
 }
 
 /// The AVX2 decoder (`x86_64::avx2::decode_slice`) with 16-byte vectors.
@@ -241,7 +383,7 @@ pub unsafe fn decode_slice<T: VarInt>(
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
     // SAFETY: this function enables every feature `Ssse3` uses.
-    unsafe { decode_slice_with::<Ssse3, T, false>(input, 0, out) }
+    unsafe { decode_slice_with::<Ssse3, T, false, false>(input, 0, out, &mut Running::new(0)) }
 }
 
 /// [`decode_slice`] of an input shorter than 128 bytes (a short packed
@@ -275,5 +417,39 @@ pub unsafe fn decode_run<T: VarInt>(
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
     // SAFETY: this function enables every feature `Ssse3` uses.
-    unsafe { decode_slice_with::<Ssse3, T, true>(input, start, out) }
+    unsafe { decode_slice_with::<Ssse3, T, true, false>(input, start, out, &mut Running::new(0)) }
+}
+
+/// [`decode_slice`] of delta-coded gaps (`delta::decode_slice`): each
+/// value written is `*sum` plus the gaps up to it, wrapping in `T`, the
+/// one- and two-byte runs summed in registers as they are widened (see
+/// `grid_decode::decode_delta_with`); `*sum` becomes the last value
+/// written (with an error, the last before its index).
+///
+/// # Safety
+/// The CPU must support SSSE3 and POPCNT.
+#[target_feature(enable = "ssse3,popcnt")]
+pub unsafe fn decode_slice_delta<T: VarInt>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+    sum: &mut T,
+) -> Result<(usize, usize), BulkDecodeError> {
+    // SAFETY: this function enables every feature `Ssse3` uses.
+    unsafe { decode_delta_with::<Ssse3, T, false>(input, 0, out, sum) }
+}
+
+/// [`decode_run`] of delta-coded gaps, summed as [`decode_slice_delta`]
+/// sums them.
+///
+/// # Safety
+/// The CPU must support SSSE3 and POPCNT.
+#[target_feature(enable = "ssse3,popcnt")]
+pub unsafe fn decode_run_delta<T: VarInt>(
+    input: &[u8],
+    start: usize,
+    out: &mut [MaybeUninit<T>],
+    sum: &mut T,
+) -> Result<(usize, usize), BulkDecodeError> {
+    // SAFETY: this function enables every feature `Ssse3` uses.
+    unsafe { decode_delta_with::<Ssse3, T, true>(input, start, out, sum) }
 }
