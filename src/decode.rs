@@ -40,18 +40,18 @@ pub fn decode<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
             return Ok((T::from_u64_unchecked(u64::from(byte)), 1));
         }
     }
-    decode_longer::<T>(input).into_result()
+    decode_longer(input)
 }
 
-/// The result of the out-of-line part of [`decode`] and [`decode_wrapping`]
-/// in two registers: the value as a `u64` (already narrowed to `T`'s range)
-/// and its length, or in place of the length [`Longer::TRUNCATED`] or
-/// [`Longer::OVERFLOW`]. A `Result<(u64, usize), DecodeError>` is 24 bytes
-/// and comes back through memory: the caller reloads it from the stack, and
-/// where its paths meet (the 1-byte path and this one yield the value and
-/// length that the caller consumes) the compiler merged them there too, a
-/// store and a reload on the 1-byte path (apache-avro's `zag_i64` on
-/// `fill_buf`, the avro harness). Two words come back in `rax:rdx`.
+/// The result of the out-of-line part of [`decode_wrapping`] in two
+/// registers: the value as a `u64` and its length, or in place of the
+/// length [`Longer::TRUNCATED`] or [`Longer::OVERFLOW`]. A
+/// `Result<(u64, usize), DecodeError>` is 24 bytes and comes back through
+/// memory: the caller reloads it from the stack, and where its paths meet
+/// (the 1-byte path and this one yield the value and length that the
+/// caller consumes) the compiler can merge them there too, a store and a
+/// reload on the 1-byte path (seen in a test crate with apache-avro's
+/// `zag_i64` on `fill_buf`). Two words come back in `rax:rdx`.
 #[derive(Clone, Copy)]
 struct Longer {
     value: u64,
@@ -98,16 +98,14 @@ impl Longer {
 
 /// [`decode`] past its 1-byte test: the 2- and 3-byte tests, then the
 /// kernel; kept apart so that the 1-byte test is always inlined into the
-/// caller's loop and the rest is left to the inliner. Returns in two
-/// registers ([`Longer`]).
+/// caller's loop and the rest is left to the inliner. (It returns a
+/// `Result` through memory, unlike `decode_wrapping`'s [`Longer`]: in
+/// prost's packed loops, a 1-byte test of prost's own and then `decode`,
+/// the two-register form took the vt copy's packed `bool` and `enum`
+/// decode from 0.44-0.94 of prost's time to 0.89-1.30; the prost harness,
+/// default build, Zen 3, BENCHMARKS.md "Inside apache-avro".)
 #[inline]
-fn decode_longer<T: VarInt>(input: &[u8]) -> Longer {
-    Longer::from_result(decode_longer_result::<T>(input))
-}
-
-/// The body of [`decode_longer`].
-#[inline(always)]
-fn decode_longer_result<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
+fn decode_longer<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
     if let Some(&[low, high]) = input.first_chunk::<2>() {
         if high < 0x80 {
             // A 2-byte varint (lengths, small counts and deltas): 14 bits,
@@ -173,7 +171,7 @@ pub fn decode_wrapping<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeErro
 /// is; the `u64` value, in two registers ([`Longer`]).
 #[inline]
 fn decode_wrapping_longer(input: &[u8]) -> Longer {
-    Longer::from_result(match decode_longer_result::<u64>(input) {
+    Longer::from_result(match decode_longer::<u64>(input) {
         // For `u64` the kernel overflows only on a 10th byte above 0x01.
         Err(DecodeError::Overflow) => decode_wrapping_tenth_byte(input),
         result => result,
