@@ -78,7 +78,7 @@ pub fn encode_long(value: i64) -> ([u8; 16], u8) {
 /// assert_eq!(avro::decode_int(&[0xff, 0xff, 0xff, 0xff, 0x1f]), Err(DecodeError::Overflow));
 /// assert_eq!(avro::decode_int(&[0x80, 0x80, 0x80, 0x80, 0x80, 0x00]), Err(DecodeError::Overflow));
 /// ```
-#[inline]
+#[inline(always)]
 pub fn decode_int(input: &[u8]) -> Result<(i32, usize), DecodeError> {
     crate::decode::decode_zigzag::<i32>(input)
 }
@@ -92,7 +92,7 @@ pub fn decode_int(input: &[u8]) -> Result<(i32, usize), DecodeError> {
 /// assert_eq!(avro::decode_long(&[0xd8, 0x04]), Ok((300, 2)));
 /// assert_eq!(avro::decode_long(&[0xd8]), Err(DecodeError::Truncated));
 /// ```
-#[inline]
+#[inline(always)]
 pub fn decode_long(input: &[u8]) -> Result<(i64, usize), DecodeError> {
     crate::decode::decode_zigzag::<i64>(input)
 }

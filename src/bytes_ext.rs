@@ -151,7 +151,7 @@ pub trait BufVarint: Buf {
     /// assert_eq!(buf.get_varint_zigzag::<i32>(), Ok(-2));
     /// assert_eq!(buf.get_varint_zigzag::<i8>(), Ok(2));
     /// ```
-    #[inline]
+    #[inline(always)]
     fn get_varint_zigzag<T: ZigZag>(&mut self) -> Result<T, DecodeError> {
         self.get_varint::<T::Unsigned>()
             .map(crate::zigzag::zigzag_decode::<T>)
@@ -369,7 +369,7 @@ pub trait BufMutVarint: BufMut {
     /// assert_eq!(out.put_varint_zigzag(-64i32), 1);
     /// assert_eq!(&out[..], &[0x7f]);
     /// ```
-    #[inline]
+    #[inline(always)]
     fn put_varint_zigzag<T: ZigZag>(&mut self, value: T) -> usize {
         self.put_varint(crate::zigzag::zigzag_encode(value))
     }

@@ -43,9 +43,67 @@ pub fn decode<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
     decode_longer(input)
 }
 
+/// The result of the out-of-line part of [`decode_wrapping`] in two
+/// registers: the value as a `u64` and its length, or in place of the
+/// length [`Longer::TRUNCATED`] or [`Longer::OVERFLOW`]. A
+/// `Result<(u64, usize), DecodeError>` is 24 bytes and comes back through
+/// memory: the caller reloads it from the stack, and where its paths meet
+/// (the 1-byte path and this one yield the value and length that the
+/// caller consumes) the compiler can merge them there too, a store and a
+/// reload on the 1-byte path (seen in a test crate with apache-avro's
+/// `zag_i64` on `fill_buf`). Two words come back in `rax:rdx`.
+#[derive(Clone, Copy)]
+struct Longer {
+    value: u64,
+    len: usize,
+}
+
+impl Longer {
+    /// In place of the length: [`DecodeError::Truncated`].
+    const TRUNCATED: usize = 0;
+    /// In place of the length: [`DecodeError::Overflow`] (no varint is
+    /// this long).
+    const OVERFLOW: usize = usize::MAX;
+
+    #[inline(always)]
+    fn from_result<T: VarInt>(result: Result<(T, usize), DecodeError>) -> Self {
+        match result {
+            Ok((value, len)) => Self {
+                value: value.to_u64(),
+                len,
+            },
+            Err(DecodeError::Truncated) => Self {
+                value: 0,
+                len: Self::TRUNCATED,
+            },
+            Err(DecodeError::Overflow) => Self {
+                value: 0,
+                len: Self::OVERFLOW,
+            },
+        }
+    }
+
+    /// Back to the `Result`; `from_u64_unchecked` is an `as` cast, which
+    /// keeps the low bits (the value is in `T`'s range, or for the
+    /// `_wrapping` reads is to be cut to it).
+    #[inline(always)]
+    fn into_result<T: VarInt>(self) -> Result<(T, usize), DecodeError> {
+        match self.len {
+            Self::TRUNCATED => Err(DecodeError::Truncated),
+            Self::OVERFLOW => Err(DecodeError::Overflow),
+            len => Ok((T::from_u64_unchecked(self.value), len)),
+        }
+    }
+}
+
 /// [`decode`] past its 1-byte test: the 2- and 3-byte tests, then the
 /// kernel; kept apart so that the 1-byte test is always inlined into the
-/// caller's loop and the rest is left to the inliner.
+/// caller's loop and the rest is left to the inliner. (It returns a
+/// `Result` through memory, unlike `decode_wrapping`'s [`Longer`]: in
+/// prost's packed loops, a 1-byte test of prost's own and then `decode`,
+/// the two-register form took the vt copy's packed `bool` and `enum`
+/// decode from 0.44-0.94 of prost's time to 0.89-1.30; the prost harness,
+/// default build, Zen 3, BENCHMARKS.md "Inside apache-avro".)
 #[inline]
 fn decode_longer<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
     if let Some(&[low, high]) = input.first_chunk::<2>() {
@@ -105,19 +163,19 @@ pub fn decode_wrapping<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeErro
             return Ok((T::from_u64_unchecked(u64::from(byte)), 1));
         }
     }
-    decode_wrapping_longer(input)
+    // The low bits of the `u64`: `into_result`'s cast.
+    decode_wrapping_longer(input).into_result()
 }
 
-/// [`decode_wrapping`] past its 1-byte test, kept apart as `decode_longer` is.
+/// [`decode_wrapping`] past its 1-byte test, kept apart as `decode_longer`
+/// is; the `u64` value, in two registers ([`Longer`]).
 #[inline]
-fn decode_wrapping_longer<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
-    match decode_longer::<u64>(input) {
-        // `from_u64_unchecked` is an `as` cast: it keeps the low bits.
-        Ok((value, len)) => Ok((T::from_u64_unchecked(value), len)),
+fn decode_wrapping_longer(input: &[u8]) -> Longer {
+    Longer::from_result(match decode_longer::<u64>(input) {
         // For `u64` the kernel overflows only on a 10th byte above 0x01.
         Err(DecodeError::Overflow) => decode_wrapping_tenth_byte(input),
-        Err(error) => Err(error),
-    }
+        result => result,
+    })
 }
 
 /// A varint whose 10th byte is above `0x01`: kept when that byte ends it
@@ -125,13 +183,13 @@ fn decode_wrapping_longer<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeE
 /// [`DecodeError::Overflow`]. Cold: no encoder writes such a varint.
 #[cold]
 #[inline(never)]
-fn decode_wrapping_tenth_byte<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
+fn decode_wrapping_tenth_byte(input: &[u8]) -> Result<(u64, usize), DecodeError> {
     match input.first_chunk::<10>() {
         Some(bytes) if bytes[9] < 0x80 => {
             let value = bytes.iter().enumerate().fold(0u64, |value, (i, &byte)| {
                 value | u64::from(byte & 0x7f) << (7 * i)
             });
-            Ok((T::from_u64_unchecked(value), 10))
+            Ok((value, 10))
         }
         _ => Err(DecodeError::Overflow),
     }
@@ -148,7 +206,18 @@ fn decode_wrapping_tenth_byte<T: VarInt>(input: &[u8]) -> Result<(T, usize), Dec
 /// // 2^32 + 3 as a varint: the low 32 bits are 3, zigzag -2.
 /// assert_eq!(decode_zigzag_wrapping::<i32>(&[0x83, 0x80, 0x80, 0x80, 0x10]), Ok((-2, 5)));
 /// ```
-#[inline]
+///
+/// Always inlined, as [`decode_wrapping`] is, and so are the other thin
+/// wrappers of an always-inlined path ([`decode_zigzag`], [`decode_len`],
+/// the zigzag encoders and readers): with `#[inline]` the compiler weighed
+/// the wrapper with the out-of-line part already inlined into it, found it
+/// big and called it, so every varint, 1-byte ones too, cost a call and a
+/// `Result` returned through the stack. In apache-avro's `zag_i64` (the
+/// avro harness, `array<int>` through serde) the varint took 65
+/// instructions per value, against 23 for avro's own loop; inlined, 33,
+/// and the row went from 1.32-1.40x avro's time to 1.07x (BENCHMARKS.md,
+/// "Inside apache-avro").
+#[inline(always)]
 pub fn decode_zigzag_wrapping<T: ZigZag>(input: &[u8]) -> Result<(T, usize), DecodeError> {
     let (value, len) = decode_wrapping::<T::Unsigned>(input)?;
     Ok((T::zigzag_decode(value), len))
@@ -162,7 +231,7 @@ pub fn decode_zigzag_wrapping<T: ZigZag>(input: &[u8]) -> Result<(T, usize), Dec
 /// assert_eq!(decode_zigzag::<i32>(&[0x03]), Ok((-2, 1)));
 /// assert_eq!(decode_zigzag::<i64>(&[0xfe, 0x01]), Ok((127, 2)));
 /// ```
-#[inline]
+#[inline(always)]
 pub fn decode_zigzag<T: ZigZag>(input: &[u8]) -> Result<(T, usize), DecodeError> {
     let (value, len) = decode::<T::Unsigned>(input)?;
     Ok((T::zigzag_decode(value), len))
@@ -176,7 +245,7 @@ pub fn decode_zigzag<T: ZigZag>(input: &[u8]) -> Result<(T, usize), DecodeError>
 /// assert_eq!(decode_len::<u64>(&[0x96, 0x01, 0x00]), Ok(2));
 /// assert_eq!(decode_len::<u64>(&[0x96]), Err(DecodeError::Truncated));
 /// ```
-#[inline]
+#[inline(always)]
 pub fn decode_len<T: VarInt>(input: &[u8]) -> Result<usize, DecodeError> {
     decode::<T>(input).map(|(_, len)| len)
 }

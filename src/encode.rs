@@ -255,7 +255,7 @@ fn encode_longer_to_vec<T: VarInt>(value: T, out: &mut Vec<u8>) -> usize {
 /// assert_eq!(out, [0x01, 0x80, 0x01]);
 /// ```
 #[cfg(feature = "alloc")]
-#[inline]
+#[inline(always)]
 pub fn encode_zigzag_to_vec<T: ZigZag>(value: T, out: &mut Vec<u8>) -> usize {
     encode_to_vec(value.zigzag_encode(), out)
 }
@@ -267,7 +267,7 @@ pub fn encode_zigzag_to_vec<T: ZigZag>(value: T, out: &mut Vec<u8>) -> usize {
 /// let len = varint_turbo::encode_zigzag_to_slice(-1i32, &mut buf);
 /// assert_eq!(&buf[..len], &[0x01]);
 /// ```
-#[inline]
+#[inline(always)]
 pub fn encode_zigzag_to_slice<T: ZigZag>(value: T, out: &mut [u8]) -> usize {
     encode_to_slice(value.zigzag_encode(), out)
 }

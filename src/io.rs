@@ -378,6 +378,7 @@ pub trait WriteVarint: Write {
     /// assert_eq!(out, [0x81, 0x01]);
     /// # Ok::<(), std::io::Error>(())
     /// ```
+    #[inline(always)]
     fn write_varint_zigzag<T: ZigZag>(&mut self, value: T) -> io::Result<usize> {
         self.write_varint(crate::zigzag::zigzag_encode(value))
     }
