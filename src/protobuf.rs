@@ -501,14 +501,14 @@ fn decode_into_spare<V, N: crate::varint::VarInt>(
     let values = values.min(slots);
     let base = spare.as_mut_ptr();
     if let Some(in_place) = in_place {
-        // SAFETY: the first `values` slots were initialized as `N`s by the
-        // decoder; `V` is an integer of `N`'s size (`in_place`'s contract),
-        // so they are valid `V`s, converted in place.
+        // The first `values` slots were initialized as `N`s by the
+        // decoder; `V` is an integer of `N`'s size (`in_place`'s contract).
+        // SAFETY: so they are valid `V`s, converted in place.
         in_place(unsafe { core::slice::from_raw_parts_mut(base.cast::<V>(), values) });
     } else {
-        // SAFETY: the first `values` slots are inside the spare capacity
-        // and were initialized as `N`s by the decoder; `N` and `V` have
-        // the same size and alignment (checked at compile time).
+        // The first `values` slots are inside the spare capacity and were
+        // initialized as `N`s by the decoder.
+        // SAFETY: so, as `N` and `V` have one size and alignment (checked).
         unsafe { convert_slots::<V, N>(base, values, from_wire) };
     }
     // SAFETY: the first `values` spare slots now hold `V`s.
@@ -665,8 +665,8 @@ fn encode_packed_with<V: Copy + 'static, W: crate::varint::VarInt + Copy>(
     if values.len() <= SHORT_PACKED_VALUES {
         let room = short_packed_room(values.len());
         if out.capacity() - out.len() >= room {
-            // SAFETY: the spare capacity from `start` (= `out.len()`) has
-            // the `room` writable bytes `write_short_packed` needs.
+            // `write_short_packed` needs `room` writable bytes at `start`.
+            // SAFETY: the spare capacity from `start` (= `out.len()`) has them.
             let written =
                 unsafe { write_short_packed(out.as_mut_ptr().add(start), values, to_wire) };
             // `written <= room` (its contract), inside the capacity.
@@ -782,9 +782,11 @@ fn encode_batches<V: Copy, W: crate::varint::VarInt + Copy>(
     };
     let mut wire = [MaybeUninit::<W>::uninit(); PACKED_BATCH];
     for batch in values.chunks(PACKED_BATCH) {
-        // SAFETY: `V` is a 4-byte integer where `low_bits` is set (its
-        // contract; size and alignment are checked): its bits are `u32`s.
-        let low = (form.low_bits && size_of::<V>() == 4 && align_of::<V>() == 4)
+        // Where `low_bits` is set `V` is a 4-byte integer (its contract;
+        // size and alignment are checked here).
+        let low_bits = form.low_bits && size_of::<V>() == 4 && align_of::<V>() == 4;
+        // SAFETY: so its bits are `u32`s.
+        let low = low_bits
             .then(|| unsafe {
                 core::slice::from_raw_parts(batch.as_ptr().cast::<u32>(), batch.len())
             })
@@ -796,9 +798,9 @@ fn encode_batches<V: Copy, W: crate::varint::VarInt + Copy>(
             && size_of::<V>() == size_of::<W>()
             && align_of::<V>() == align_of::<W>()
         {
-            // SAFETY: `V` has `W`'s size and alignment (checked), and the
-            // caller says its bits are the `W` wire value (`V` is an
-            // integer: any bits are a valid `W`).
+            // `V` has `W`'s size and alignment (checked), and the caller
+            // says its bits are the `W` wire value.
+            // SAFETY: so (`V` is an integer: any bits are a valid `W`).
             let bits =
                 unsafe { core::slice::from_raw_parts(batch.as_ptr().cast::<W>(), batch.len()) };
             encode_through(bits, staging, &mut write);
@@ -994,8 +996,8 @@ unsafe fn write_short_packed<V: Copy>(
         for (slot, &value) in wire.iter_mut().zip(values) {
             slot.write(to_wire(value));
         }
-        // SAFETY: the first `values.len()` (<= SHORT_PACKED_VALUES, the
-        // caller) slots were written just above.
+        // `values.len() <= SHORT_PACKED_VALUES` (the caller).
+        // SAFETY: so the first `values.len()` slots were written just above.
         let wire =
             unsafe { core::slice::from_raw_parts(wire.as_ptr().cast::<u64>(), values.len()) };
         let mut staging = [MaybeUninit::<u8>::uninit(); 10 * SHORT_PACKED_VALUES + ENCODE_SLACK];
@@ -1026,9 +1028,9 @@ unsafe fn write_short_packed<V: Copy>(
         unsafe { at.write(payload as u8) };
         return pos;
     }
-    // SAFETY: the payload's `payload <= 10 * values.len()` bytes from 1
-    // move to 2, ending inside the room (`10 * values.len() + 2`); the
-    // prefix is bytes 0 and 1 (`payload < 2^14`: two bytes).
+    // The payload's `payload <= 10 * values.len()` bytes from 1 move to 2
+    // and the prefix takes bytes 0 and 1 (`payload < 2^14`: two bytes).
+    // SAFETY: all inside the room (`10 * values.len() + 2` bytes).
     unsafe {
         core::ptr::copy(at.add(1), at.add(2), payload);
         at.write(payload as u8 | 0x80);

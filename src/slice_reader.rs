@@ -114,10 +114,10 @@ impl<'a> SliceReader<'a> {
     #[inline(always)]
     fn window(&self) -> Option<&'a [u8; WINDOW]> {
         if self.pos < self.tail_start {
-            // SAFETY: `pos < tail_start`, so `tail_start` is `len - 16`
-            // (it is 0 otherwise) and `pos + 16 < len`: the 16 bytes at
-            // `input[pos..]` are in bounds, initialized `u8`s (alignment
-            // 1), borrowed for `'a`.
+            // `pos < tail_start`, so `tail_start` is `len - 16` (it is 0
+            // otherwise) and `pos + 16 < len`.
+            // SAFETY: so the 16 bytes at `input[pos..]` are in bounds,
+            // initialized `u8`s (alignment 1), borrowed for `'a`.
             Some(unsafe { &*self.input.as_ptr().add(self.pos).cast::<[u8; WINDOW]>() })
         } else {
             None

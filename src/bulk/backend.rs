@@ -254,8 +254,9 @@ impl Backend {
             Err(error) => error.index(),
         };
         let values = &mut out[..end];
-        // SAFETY: the decoder initialized the slots before `end` (its
-        // count, or its error's index); `MaybeUninit<T>` has `T`'s layout.
+        // The decoder initialized the slots before `end` (its count, or
+        // its error's index).
+        // SAFETY: so they hold `T`s (`MaybeUninit<T>` has `T`'s layout).
         let values =
             unsafe { core::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<T>(), end) };
         *sum = if self == Backend::Scalar {

@@ -130,9 +130,9 @@ pub(crate) fn prefix_sum<T: VarInt>(values: &mut [T], previous: T) -> T {
     // Two vectors of 4 `u32`s per step.
     let steps = values.len() / 8;
     let ptr = values.as_mut_ptr().cast::<__m128i>();
-    // SAFETY: SSE2 is part of the x86-64 baseline; step `i` reads and
-    // writes the 32 bytes of values[8 * i..8 * (i + 1)] (`T` is 4 bytes),
-    // inside `values` for i < steps (unaligned loads and stores).
+    // Step `i` reads and writes the 32 bytes of values[8 * i..8 * (i + 1)]
+    // (`T` is 4 bytes), inside `values` for i < steps (unaligned accesses).
+    // SAFETY: so every access is inside `values`; SSE2 is x86-64 baseline.
     let carry = unsafe {
         let mut carry = _mm_set1_epi32(previous.to_u64() as i32);
         let scan = |v: __m128i| {

@@ -942,9 +942,9 @@ impl Running {
     fn catch_up<T: VarInt>(&mut self, out: &mut [MaybeUninit<T>], end: usize) {
         debug_assert!(self.summed <= end && end <= out.len());
         let gaps = &mut out[self.summed..end];
-        // SAFETY: the decoder initialized the slots before `end` (the
-        // values it counts, or those before its error's index);
-        // `MaybeUninit<T>` has `T`'s layout.
+        // The decoder initialized the slots before `end` (the values it
+        // counts, or those before its error's index).
+        // SAFETY: so they hold `T`s (`MaybeUninit<T>` has `T`'s layout).
         let gaps =
             unsafe { core::slice::from_raw_parts_mut(gaps.as_mut_ptr().cast::<T>(), gaps.len()) };
         self.sum = if size_of::<T>() == 8 {
