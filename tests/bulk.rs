@@ -1195,6 +1195,44 @@ fn long_inputs_into_outputs_of_their_exact_size() {
     }
 }
 
+/// A few values from a long input (an Avro array block of a few items, a
+/// record batch's fields, with the rest of the buffer after them): the API
+/// routes on the bytes those values take (`decode_uninit`: the byte loop up
+/// to 8 values, their exact end up to 64, at most `MAX_LEN` bytes each
+/// beyond), then decodes on from the whole input where that stops short.
+/// Errors among the first values, and an overlong or overflowing varint
+/// straddling `out.len() * MAX_LEN` bytes, must be the reference's.
+#[test]
+fn short_outputs_from_long_inputs() {
+    let backends = bulk_backends();
+    let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
+    for round in 0..120 {
+        let max_len = [1, 2, 3, 5, 10][round % 5];
+        let mut lens: Vec<usize> = (0..400)
+            .map(|_| 1 + (next() % max_len as u64) as usize)
+            .collect();
+        let errors_at = match round % 4 {
+            0 => None,
+            _ => Some((next() % 90) as usize),
+        };
+        let mut input = stream(&lens, next());
+        if let Some(index) = errors_at {
+            // An 11-byte continuation run, or one dropped terminator (a
+            // varint that runs into the next), at the start of value `index`.
+            let at: usize = lens[..index].iter().sum();
+            if round % 2 == 0 {
+                input.splice(at..at, [0xff; 11]);
+            } else {
+                input[at + lens[index] - 1] |= 0x80;
+            }
+            lens.truncate(index);
+        }
+        for out_len in (0..=70).chain([100, 131, 260]) {
+            check_all_types(&backends, &input, out_len);
+        }
+    }
+}
+
 /// The bulk encoders' contract on the output, on every backend and through
 /// `encode_slice_into` / `encode_slice_zigzag_into`: as many whole varints
 /// as fit, exactly the reference's bytes in `out[..written]`, and no write

@@ -302,6 +302,67 @@ fn decode_slice_routes_follow_the_rules_on_every_backend() {
     );
 }
 
+/// A few values from a long valid input: `decode_slice` routes on the
+/// bytes of the values it decodes (the byte loop up to 8 values, their
+/// exact bytes up to 64, `MAX_LEN` bytes per value beyond) and gives the
+/// scalar backend's results.
+#[test]
+fn short_outputs_route_on_their_own_bytes() {
+    fn check<T: VarInt + Default + core::fmt::Debug>(
+        backend: Backend,
+        input: &[u8],
+        wrong_routes: &mut Vec<alloc::string::String>,
+    ) {
+        let ends: Vec<usize> = (0..input.len()).filter(|&at| input[at] < 0x80).collect();
+        for count in [1, 2, 5, 8, 9, 12, 16, 31, 64, 65, 100, 400] {
+            let reach = count * T::MAX_LEN;
+            if count > ends.len() || input.len() <= reach.max(16) {
+                continue;
+            }
+            let mut out = alloc::vec![T::default(); count];
+            let (got, routes) = traced(backend, || crate::bulk::decode_slice(input, &mut out));
+            let mut want_out = alloc::vec![T::default(); count];
+            let want = Backend::Scalar.decode_slice(input, &mut want_out);
+            assert_eq!(got, want, "{backend}: {count} values of {input:02x?}");
+            if want.is_err() {
+                continue;
+            }
+            assert_eq!(out, want_out, "{backend}: {count} values of {input:02x?}");
+            let expected = match count {
+                1..=8 => Route::ByteLoop,
+                9..=64 => expected_route::<T>(&input[..ends[count - 1] + 1], backend),
+                _ => expected_route::<T>(&input[..reach], backend),
+            };
+            if routes != [expected] {
+                wrong_routes.push(alloc::format!(
+                    "{backend}: {count} {} of {} bytes took {routes:?}, the rules say {expected:?}",
+                    core::any::type_name::<T>(),
+                    input.len()
+                ));
+            }
+        }
+    }
+    let inputs: Vec<Vec<u8>> = inputs()
+        .into_iter()
+        .filter(|input| input.len() > 600)
+        .collect();
+    let mut wrong_routes = Vec::new();
+    for backend in supported() {
+        for input in &inputs {
+            check::<u8>(backend, input, &mut wrong_routes);
+            check::<u16>(backend, input, &mut wrong_routes);
+            check::<u32>(backend, input, &mut wrong_routes);
+            check::<u64>(backend, input, &mut wrong_routes);
+        }
+    }
+    assert!(
+        wrong_routes.is_empty(),
+        "{} decodes took another route than the rules give; the first ones: {:#?}",
+        wrong_routes.len(),
+        &wrong_routes[..wrong_routes.len().min(5)]
+    );
+}
+
 /// `run` (calls of the API on `input` into `T`) gives the same on
 /// `backend` as on the scalar one.
 fn agrees_with_scalar<T, R: PartialEq + core::fmt::Debug>(
