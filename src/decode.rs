@@ -34,13 +34,48 @@ use crate::zigzag::ZigZag;
 /// random-length data, [`decode_unchecked`] is the kernel alone.
 #[inline(always)]
 pub fn decode<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
-    if let Some(&byte) = input.first() {
-        if byte < 0x80 {
-            // Seven bits fit every `VarInt` type.
-            return Ok((T::from_u64_unchecked(u64::from(byte)), 1));
-        }
+    let result = match input.first() {
+        // Seven bits fit every `VarInt` type.
+        Some(&byte) if byte < 0x80 => Ok((T::from_u64_unchecked(u64::from(byte)), 1)),
+        _ => decode_longer(input),
+    };
+    within_input(input, result)
+}
+
+/// Tells the compiler what the decoders guarantee, a length of at most
+/// `input.len()`, after the 1-byte path and the out-of-line part meet: a
+/// caller that then advances past the varint (`&input[len..]`,
+/// `BufRead::consume`, `Buf::advance`) has no bounds check left, which it
+/// kept where the paths merge (seen in apache-avro's `zag_i64`, a compare
+/// and a branch per 1-byte varint).
+#[inline(always)]
+fn within_input<T>(
+    input: &[u8],
+    result: Result<(T, usize), DecodeError>,
+) -> Result<(T, usize), DecodeError> {
+    if let Ok((_, len)) = &result {
+        // SAFETY: the 1-byte path returns 1 for a non-empty input; the
+        // out-of-line parts check their lengths against the input in
+        // scalar code (`checked_len`), whatever a kernel computed.
+        unsafe { core::hint::assert_unchecked(*len <= input.len()) };
     }
-    decode_longer(input)
+    result
+}
+
+/// The kernel's result on `input`, with its length checked against the
+/// input (a compare on the path of varints of 4 bytes and more): the
+/// guarantee [`within_input`] passes on rests on this check, not on the
+/// arithmetic of a BMI2 or SIMD kernel. A length past the input, which no
+/// kernel returns, would read as [`DecodeError::Truncated`].
+#[inline(always)]
+fn checked_len<T>(
+    input: &[u8],
+    result: Result<(T, usize), DecodeError>,
+) -> Result<(T, usize), DecodeError> {
+    match result {
+        Ok((_, len)) if len > input.len() => Err(DecodeError::Truncated),
+        result => result,
+    }
 }
 
 /// The result of the out-of-line part of [`decode_wrapping`] in two
@@ -122,7 +157,7 @@ fn decode_longer<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
             }
         }
     }
-    decode_with(input, selected::decode)
+    checked_len(input, decode_with(input, selected::decode))
 }
 
 /// Decodes one varint of at most 10 bytes from the start of `input` and
@@ -158,13 +193,12 @@ fn decode_longer<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
 /// a cold byte loop.
 #[inline(always)]
 pub fn decode_wrapping<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
-    if let Some(&byte) = input.first() {
-        if byte < 0x80 {
-            return Ok((T::from_u64_unchecked(u64::from(byte)), 1));
-        }
-    }
-    // The low bits of the `u64`: `into_result`'s cast.
-    decode_wrapping_longer(input).into_result()
+    let result = match input.first() {
+        Some(&byte) if byte < 0x80 => Ok((T::from_u64_unchecked(u64::from(byte)), 1)),
+        // The low bits of the `u64`: `into_result`'s cast.
+        _ => decode_wrapping_longer(input).into_result(),
+    };
+    within_input(input, result)
 }
 
 /// [`decode_wrapping`] past its 1-byte test, kept apart as `decode_longer`
