@@ -144,12 +144,21 @@ impl Kernel for Avx2 {
     unsafe fn pack56_signed(x: __m256i, extra: __m256i) -> __m256i {
         // SAFETY: AVX2 (caller); no memory access.
         unsafe {
-            // `vpmuldq`: the signed low 32 bits of each lane times a
-            // signed 32-bit factor, a 64-bit product: sext(lo) and
-            // sext(hi) << 28 in one instruction each.
-            let low = _mm256_mul_epi32(x, _mm256_set1_epi64x(1));
-            let high = _mm256_mul_epi32(_mm256_srli_epi64::<32>(x), _mm256_set1_epi64x(1 << 28));
-            _mm256_add_epi64(_mm256_add_epi64(low, high), extra)
+            // As SSSE3 does (see there): with each half's sign bit flipped
+            // its zero extension is its sign extension plus 2^31, so the
+            // unsigned join is the value plus 2^31 + 2^59. Not `vpmuldq`
+            // (sext(lo) = lo * 1, sext(hi) << 28 = hi * 2^28): one
+            // instruction less, but on the multiply pipes of `pmaddubsw`
+            // and `pmaddwd` (Zen 3: FP0 and FP3), and `dwarf-sdata` took
+            // 1.16x the unsigned decoder's time with it against 1.06x
+            // (medians of 8 alternating paired runs, Zen 3).
+            let x = _mm256_xor_si256(x, _mm256_set1_epi32(i32::MIN));
+            let joined = _mm256_add_epi64(
+                _mm256_and_si256(x, _mm256_set1_epi64x(0xffff_ffff)),
+                _mm256_and_si256(_mm256_srli_epi64::<4>(x), _mm256_set1_epi64x(!0x0fff_ffff)),
+            );
+            let offset = _mm256_set1_epi64x((1 << 31) + (1 << 59));
+            _mm256_add_epi64(joined, _mm256_sub_epi64(extra, offset))
         }
     }
 
@@ -162,7 +171,13 @@ impl Kernel for Avx2 {
     #[inline(always)]
     unsafe fn extend_low(x: __m256i) -> __m256i {
         // SAFETY: AVX2 (caller); no memory access.
-        unsafe { _mm256_mul_epi32(x, _mm256_set1_epi64x(1)) }
+        unsafe {
+            // The high halves are zero: flipping bit 31 makes the zero
+            // extension the sign extension plus 2^31 (not `vpmuldq`: see
+            // `pack56_signed`).
+            let flip = _mm256_set1_epi64x(1 << 31);
+            _mm256_sub_epi64(_mm256_xor_si256(x, flip), flip)
+        }
     }
 
     #[inline(always)]

@@ -142,8 +142,8 @@
 //!   the window is the signed operand of `pmaddubsw`, the pairs and
 //!   quads come out signed (the groups before the last byte unsigned,
 //!   those after it zero). The halves of a lane are joined with sign
-//!   extension (`vpmuldq` on AVX2, a sign-bit flip and an offset on
-//!   SSSE3), B's lanes sign-extended for `i64`. The signed rules are one
+//!   extension (each half's sign bit flipped, the unsigned join, an
+//!   offset subtracted), B's lanes sign-extended for `i64`. The signed rules are one
 //!   add and one test on A's halves ([`signed_bias`]) beside the unsigned
 //!   length checks (`i32` and `u32` both have at most 5 bytes, `i64` and
 //!   `u64` 10); the one- and two-byte runs sign-extend as they widen; the
