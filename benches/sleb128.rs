@@ -30,8 +30,9 @@
 //! [`WINDOW`] values (4,096): `sleb128::decode_slice` (the API's dispatch),
 //! `decode_slice_on` each backend this CPU supports, the unsigned
 //! `decode_slice::<u64>` on the same bytes (the 1.2x target; where
-//! the shape's bytes are valid `u32` varints, `::<u32>` too) and the peers'
-//! loops over the same windows.
+//! the shape's bytes are valid `u32` varints, `::<u32>` too; and on the
+//! SSSE3 backend, `on-ssse3`'s reference) and the peers' loops over the
+//! same windows.
 //!
 //! Each timed iteration's values are checked against the drawn ones
 //! outside the timed part. `VARINT_BENCH_PAIRED=1` prints the table of
@@ -290,6 +291,23 @@ fn unsigned_u32_bulk(pool: &Pool, out: &mut Out) -> usize {
     })
 }
 
+/// The unsigned `u64` (and `u32`) decoder of the SSSE3 backend on the
+/// same bytes: the reference of `on-ssse3`, as `unsigned-u64` (the
+/// detected backend) is the others'.
+#[inline(never)]
+fn unsigned_u64_ssse3_bulk(pool: &Pool, out: &mut Out) -> usize {
+    by_windows(pool, &mut out.u64s, |bytes, slots| {
+        Backend::Ssse3.decode_slice(bytes, slots).expect("valid").1
+    })
+}
+
+#[inline(never)]
+fn unsigned_u32_ssse3_bulk(pool: &Pool, out: &mut Out) -> usize {
+    by_windows(pool, &mut out.u32s, |bytes, slots| {
+        Backend::Ssse3.decode_slice(bytes, slots).expect("valid").1
+    })
+}
+
 #[inline(never)]
 fn wasmparser_bulk<T: Slot>(pool: &Pool, out: &mut Out) -> usize {
     by_windows(pool, T::slots(out), |bytes, slots| {
@@ -370,9 +388,25 @@ fn contenders_of<T: Slot>(pool: &Pool) -> Vec<(&'static str, String, Run, bool)>
     }
     if varint_turbo::decode_all::<u64>(&pool.bytes).is_ok() {
         list.push(("bulk", "unsigned-u64".into(), unsigned_u64_bulk, false));
+        if Backend::Ssse3.is_supported() {
+            list.push((
+                "bulk",
+                "unsigned-u64-on-ssse3".into(),
+                unsigned_u64_ssse3_bulk,
+                false,
+            ));
+        }
     }
     if u32_valid(pool) {
         list.push(("bulk", "unsigned-u32".into(), unsigned_u32_bulk, false));
+        if Backend::Ssse3.is_supported() {
+            list.push((
+                "bulk",
+                "unsigned-u32-on-ssse3".into(),
+                unsigned_u32_ssse3_bulk,
+                false,
+            ));
+        }
     }
     for (name, _, run) in peers {
         list.push(("bulk", name.into(), run, true));

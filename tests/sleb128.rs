@@ -255,6 +255,46 @@ fn random_streams_on_every_backend() {
     for_each_sleb!(one(&backends, &mut rng));
 }
 
+/// A varint of every length with boundary last bytes (every last byte at
+/// 5 and 10 bytes: the `i32` and `i64` rules), after each prefix of
+/// continuation bytes, at every offset of a 63-byte SIMD block between
+/// about 260 and 65 bytes of mixed 1-3-byte values of both signs: the
+/// grid steps' chunks, lanes and value checks, the scalar block they fall
+/// back to (errors at every position of a block) and the runs around them,
+/// every backend.
+#[test]
+fn last_bytes_at_every_block_offset() {
+    fn one<T: TestSleb>(backends: &[BulkBackend], rng: &mut impl FnMut() -> u64) {
+        let before = stream::<T>(rng, 200, 4);
+        let after = stream::<T>(rng, 50, 4);
+        for len in 1..=11usize {
+            let lasts: Vec<u8> = if len == 5 || len == 10 {
+                (0..0x80).collect()
+            } else {
+                vec![0x00, 0x01, 0x3f, 0x40, 0x41, 0x7f]
+            };
+            for prefix_byte in [0x80u8, 0xff] {
+                for &last in &lasts {
+                    for offset in 0..64 {
+                        let mut input = before[..before.len() - offset].to_vec();
+                        // Cut at a varint's end.
+                        let end = input.iter().rposition(|&b| b < 0x80).map_or(0, |p| p + 1);
+                        input.truncate(end);
+                        input.extend(std::iter::repeat_n(prefix_byte, len - 1));
+                        input.push(last);
+                        input.extend(&after);
+                        let terminators = input.iter().filter(|&&b| b < 0x80).count();
+                        check_sleb128_slice::<T>(backends, &input, terminators);
+                    }
+                }
+            }
+        }
+    }
+    let backends = bulk_backends();
+    let mut rng = xorshift(0x05eb_10c4);
+    for_each_sleb!(one(&backends, &mut rng));
+}
+
 #[cfg(unix)]
 mod guarded {
     use super::*;

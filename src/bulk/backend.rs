@@ -208,6 +208,36 @@ impl Backend {
         }
     }
 
+    /// Signed LEB128 (`sleb128::decode_slice`) where this backend decodes
+    /// it in one pass: the SSSE3 and AVX2 grid decoders with the sign
+    /// extension and the signed rules in their steps
+    /// (`decode_slice_signed`), into the bits of `i32` (`T` = `u32`) or
+    /// `i64` (`u64`). `None` for the others, which decode unsigned and
+    /// sign-extend in a second pass (the `sleb128` module).
+    pub(crate) fn decode_signed_uninit<T: VarInt>(
+        self,
+        input: &[u8],
+        out: &mut [MaybeUninit<T>],
+    ) -> Option<Result<(usize, usize), BulkDecodeError>> {
+        assert!(
+            self.is_supported(),
+            "the {self} backend is not supported by this CPU"
+        );
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU supports the backend (checked above).
+            Backend::Ssse3 => {
+                Some(unsafe { x86_64::ssse3::decode_slice::decode_slice_signed(input, out) })
+            }
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU supports the backend (checked above).
+            Backend::Avx2 => {
+                Some(unsafe { x86_64::avx2::decode_slice::decode_slice_signed(input, out) })
+            }
+            _ => None,
+        }
+    }
+
     /// [`Backend::decode_run_uninit`] of delta-coded gaps, summed as
     /// [`Backend::decode_delta_uninit`] sums them.
     pub(crate) fn decode_run_delta_uninit<T: VarInt>(

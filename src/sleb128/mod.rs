@@ -43,16 +43,20 @@
 //!
 //! [`decode_slice`] and [`decode_all`] decode whole buffers (a WebAssembly
 //! code section's immediates gathered, a DWARF table) with the contract of
-//! the unsigned [`decode_slice`](crate::decode_slice). The backend's
-//! unsigned kernel of the same width finds the varints and decodes their
-//! payload; one more step per value sign-extends it from bit 6 of its last
-//! byte (see `sign_values` in the kernels), so every backend keeps its
-//! speed. The values the unsigned kernel rejects but the signed rules
-//! accept (a negative 5-byte `i32` ends in `0x78..=0x7f`, a negative
-//! 10-byte `i64` in `0x7f`) are decoded by the scalar decoder, which then
-//! takes the next values too (256 of them) before the vector kernel
-//! resumes. The scalar backend decodes signed varints directly (a
-//! terminator bitmap per 64-byte block, one word step per value).
+//! the unsigned [`decode_slice`](crate::decode_slice). On SSSE3 and AVX2
+//! the unsigned fixed-grid decoder decodes signed varints in one pass:
+//! each step reads a varint's last byte as a signed 7-bit group (bit 6
+//! copied into bit 7 before the multiply-adds), joins the groups with sign
+//! extension, and checks the signed rules with the length checks, so the
+//! negative 5-byte `i32`s and 10-byte `i64`s stay in the vector steps too
+//! (see `arch::x86_64::grid_decode`). AVX-512 and NEON run their unsigned
+//! kernel of the same width and one more step per value, which
+//! sign-extends it from bit 6 of its last byte (see `sign_values` in the
+//! kernels); the values that kernel rejects but the signed rules accept
+//! are decoded by the scalar decoder, which then takes the next values too
+//! (256 of them) before the vector kernel resumes. The scalar backend
+//! decodes signed varints directly (a terminator bitmap per 64-byte block,
+//! one word step per value).
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
@@ -213,14 +217,15 @@ pub fn decode_slice<T: SignedLeb128>(
     decode_auto(input, as_uninit(out))
 }
 
-/// Inputs shorter than this take the scalar decoder: the unsigned
-/// dispatch's own short-input paths plus the sign step cost more there.
+/// Inputs shorter than this take the scalar decoder: the SIMD set-up (and
+/// on AVX-512 the sign step) costs more there.
 const SCALAR_CUTOFF_BYTES: usize = 64;
 
 /// [`decode_slice`] into slots that need not be initialized: the scalar
 /// decoder for short inputs and CPUs without a SIMD backend, else the
-/// unsigned bulk dispatch (`bulk::decode_uninit`, which picks the backend
-/// by the input's length and shape) and the sign step.
+/// detected backend's signed decoder (SSSE3, AVX2), or the unsigned bulk
+/// dispatch (`bulk::decode_uninit`, which picks the backend by the
+/// input's length and shape) and the sign step.
 fn decode_auto<T: SignedLeb128>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
@@ -229,11 +234,12 @@ fn decode_auto<T: SignedLeb128>(
     if input.len() < SCALAR_CUTOFF_BYTES || detected == Backend::Scalar {
         return kernels::decode_slice(input, out);
     }
-    decode_signed_runs(input, out, detected, decode_uninit::<T::Bits>)
+    decode_on(input, out, detected, decode_uninit::<T::Bits>)
 }
 
-/// [`decode_slice`] on one bulk backend: its unsigned kernel and the sign
-/// step (the scalar backend decodes signed varints directly). For tests
+/// [`decode_slice`] on one bulk backend: its one-pass signed decoder
+/// (SSSE3, AVX2), or its unsigned kernel and the sign step (AVX-512,
+/// NEON; the scalar backend decodes signed varints directly). For tests
 /// and benchmarks; [`decode_slice`] picks the backend itself.
 ///
 /// # Panics
@@ -260,9 +266,34 @@ pub fn decode_slice_on<T: SignedLeb128>(
     if backend == Backend::Scalar {
         return kernels::decode_slice(input, out);
     }
-    decode_signed_runs(input, out, backend, |input, out| {
+    decode_on(input, out, backend, |input, out| {
         backend.decode_uninit(input, out)
     })
+}
+
+/// The bulk decoder of a SIMD `backend`: its one-pass signed decoder
+/// (SSSE3, AVX2: `Backend::decode_signed_uninit`), else
+/// [`decode_signed_runs`] with `unsigned`, its unsigned decoder.
+#[inline(always)]
+fn decode_on<T: SignedLeb128>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+    backend: Backend,
+    unsigned: impl Fn(&[u8], &mut [MaybeUninit<T::Bits>]) -> Result<(usize, usize), BulkDecodeError>,
+) -> Result<(usize, usize), BulkDecodeError> {
+    match backend.decode_signed_uninit(input, bit_slots(out)) {
+        Some(result) => result,
+        None => decode_signed_runs(input, out, backend, unsigned),
+    }
+}
+
+/// `out` as slots of `T::Bits`, which can hold either type: `T` and
+/// `T::Bits` are iN/uN of one width (the sealed trait's only impls).
+fn bit_slots<T: SignedLeb128>(out: &mut [MaybeUninit<T>]) -> &mut [MaybeUninit<T::Bits>] {
+    const { assert!(size_of::<T>() == size_of::<T::Bits>() && align_of::<T>() == align_of::<T::Bits>()) };
+    // SAFETY: same size and alignment (checked above), both uninitialized
+    // slots, and every bit pattern of one is a valid value of the other.
+    unsafe { core::slice::from_raw_parts_mut(out.as_mut_ptr().cast(), out.len()) }
 }
 
 /// Values the scalar decoder takes after a varint that the unsigned kernel
@@ -338,7 +369,8 @@ fn sign_step<T: SignedLeb128>(
     values: &mut [T::Bits],
 ) -> Result<(), (usize, usize)> {
     #[cfg(target_arch = "x86_64")]
-    if matches!(backend, Backend::Avx2 | Backend::Avx512Vbmi2) {
+    // (SSSE3 and AVX2 decode signed varints in one pass: `decode_on`.)
+    if backend == Backend::Avx512Vbmi2 {
         // SAFETY: the CPU supports `backend` (every caller checked), whose
         // features include AVX2, BMI1, BMI2, LZCNT and POPCNT.
         return unsafe {

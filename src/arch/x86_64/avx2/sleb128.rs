@@ -1,5 +1,6 @@
 //! The signed LEB128 sign step (`arch::scalar::sleb128::sign_values`) in
-//! 256-bit lanes, for the bulk decoders of the AVX2 and AVX-512 backends.
+//! 256-bit lanes, for the bulk decoder of the AVX-512 backend (the SSSE3
+//! and AVX2 ones sign-extend in their grid steps: `grid_decode`).
 //!
 //! Per 64 input bytes, two `vpmovmskb` give the bytes that end a varint
 //! (no continuation bit) and two more, of the bytes doubled, their bit 6

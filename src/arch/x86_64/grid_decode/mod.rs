@@ -133,6 +133,22 @@
 //!   before each run and at the end. Where the varints are longer the
 //!   steps cost several times that pass, which a fused sum in them would
 //!   not repay (BENCHMARKS.md, "Delta-coded lists and short 1-byte runs").
+//! * A signed LEB128 decode (`sleb128::decode_slice` through
+//!   `decode_signed_with`, into the bits of `i32` or `i64`) takes the same
+//!   paths with `SIGNED`, in one pass. A varint's value is `sum b_i *
+//!   128^i` with its last byte read as a signed 7-bit group `(b ^ 0x40) -
+//!   0x40`: each window gets bit 6 of the bytes without a continuation
+//!   bit copied into bit 7 ([`signed_bytes`], three instructions), and as
+//!   the window is the signed operand of `pmaddubsw`, the pairs and
+//!   quads come out signed (the groups before the last byte unsigned,
+//!   those after it zero). The halves of a lane are joined with sign
+//!   extension (each half's sign bit flipped, the unsigned join, an
+//!   offset subtracted), B's lanes sign-extended for `i64`. The signed rules are one
+//!   add and one test on A's halves ([`signed_bias`]) beside the unsigned
+//!   length checks (`i32` and `u32` both have at most 5 bytes, `i64` and
+//!   `u64` 10); the one- and two-byte runs sign-extend as they widen; the
+//!   scalar paths (head, tail, failing blocks, long varints) are the
+//!   signed reference's, which reports the exact error.
 //! * After each block the output count is checked: fewer than one value
 //!   per chunk (8..10-byte varints: random `u64`, nanosecond timestamps)
 //!   costs more per value than the scalar decoder, which then takes the
@@ -153,7 +169,7 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use crate::arch::scalar::decode_slice::decode_slice_scalar;
-use crate::arch::scalar::{scalar_values, tail_values};
+use crate::arch::scalar::{scalar_values, sleb128, tail_values};
 use crate::arch::x86_64::sse2::prefix_sum;
 use crate::error::BulkDecodeError;
 use crate::varint::VarInt;
@@ -186,11 +202,14 @@ pub(super) trait Kernel {
     /// with four `pmovmskb` and half the registers: 0.95-1.0x, so no.
     const MASK_AHEAD: bool;
 
-    /// Loads the 16 bytes at `src`, continuation bits cleared.
+    /// Loads the 16 bytes at `src`, continuation bits cleared; with
+    /// `SIGNED`, bytes without the continuation bit get bit 6 copied into
+    /// bit 7 ([`signed_bytes`]: a varint's last byte as a signed 7-bit
+    /// group for `pmaddubsw`).
     ///
     /// # Safety
     /// 16 bytes must be readable at `src`; the CPU must have the kernel's features.
-    unsafe fn window(src: *const u8) -> Self::Window;
+    unsafe fn window<const SIGNED: bool>(src: *const u8) -> Self::Window;
     /// The continuation bits of the 64 bytes at `src` (bit `i`: byte `i`).
     ///
     /// # Safety
@@ -240,6 +259,43 @@ pub(super) trait Kernel {
     /// # Safety
     /// CPU features.
     unsafe fn pack56(x: Self::Quad, extra: Self::Quad) -> Self::Quad;
+    /// [`Kernel::pack56`] of a signed decode into `i64` values: each
+    /// 64-bit lane `sext(lo) + (sext(hi) << 28) + extra` for its 32-bit
+    /// halves `lo`, `hi` (signed: the group holding a varint's last byte
+    /// is negative when its sign bit is set, the groups before it are
+    /// 28-bit payloads). `extra` as for [`Kernel::pack56`].
+    ///
+    /// # Safety
+    /// CPU features.
+    unsafe fn pack56_signed(x: Self::Quad, extra: Self::Quad) -> Self::Quad;
+    /// [`Kernel::pack56_signed`] where only the low 32 bits of each lane
+    /// are stored (an `i32` decode): `lo + (hi << 28)` in the low 32 bits,
+    /// wrapping.
+    ///
+    /// # Safety
+    /// CPU features.
+    unsafe fn pack32_signed(x: Self::Quad) -> Self::Quad;
+    /// Each 64-bit lane sign-extended from its low 32 bits (whose high 32
+    /// bits are zero): vector B of a signed `i64` decode.
+    ///
+    /// # Safety
+    /// CPU features.
+    unsafe fn extend_low(x: Self::Quad) -> Self::Quad;
+    /// The lanes of `x` and `y` added as 32-bit lanes.
+    ///
+    /// # Safety
+    /// CPU features.
+    unsafe fn add32(x: Self::Quad, y: Self::Quad) -> Self::Quad;
+    /// A quad of the four 64-bit `lanes`.
+    ///
+    /// # Safety
+    /// CPU features.
+    unsafe fn quad(lanes: [u64; 4]) -> Self::Quad;
+    /// Whether `x` and `mask` have a set bit in common.
+    ///
+    /// # Safety
+    /// CPU features.
+    unsafe fn any_common(x: Self::Quad, mask: Self::Quad) -> bool;
     /// The low byte of lane 1 (varint 0's 9th and 10th bytes, `b8 + 128 *
     /// b9`, below 256 for a valid `u64`) at bits 56..64 of lane 0, zeros
     /// elsewhere: one `pshufb` (byte 8 to byte 7).
@@ -270,17 +326,20 @@ pub(super) trait Kernel {
     /// # Safety
     /// 32 bytes must be readable at `src`; CPU features.
     unsafe fn all_ends_32(src: *const u8) -> bool;
-    /// Widens the 32 bytes at `src` (all below 0x80) to 32 `T` at `dst`.
+    /// Widens the 32 bytes at `src` (all below 0x80) to 32 `T` at `dst`;
+    /// with `SIGNED` (`T` of 32 or 64 bits), each byte is a one-byte
+    /// signed varint, sign-extended from bit 6.
     ///
     /// # Safety
     /// 32 bytes readable at `src`, 32 `T` writable at `dst`; CPU features.
-    unsafe fn widen_32<T: VarInt>(dst: *mut T, src: *const u8);
+    unsafe fn widen_32<T: VarInt, const SIGNED: bool>(dst: *mut T, src: *const u8);
     /// Widens the 8 16-bit words of `words` to 8 `T` at `dst` (`T` of
-    /// at least 16 bits).
+    /// at least 16 bits); with `SIGNED` (`T` of 32 or 64 bits) the words
+    /// are signed and sign-extended.
     ///
     /// # Safety
     /// 8 `T` writable at `dst`; CPU features.
-    unsafe fn widen_words<T: VarInt>(dst: *mut T, words: __m128i);
+    unsafe fn widen_words<T: VarInt, const SIGNED: bool>(dst: *mut T, words: __m128i);
     /// The running sum of a delta decode in a register: the sum in
     /// every lane of `T`'s width (`T` of 32 or 64 bits).
     type Sum: Copy;
@@ -326,6 +385,38 @@ pub(super) trait Kernel {
 pub(super) const PAIRS: i16 = 0x8001u16 as i16;
 /// `pmaddwd` multipliers: 14-bit pairs `p0 + 2^14 * p1`.
 pub(super) const QUADS: i32 = 1 | (1 << 14) << 16;
+
+/// The bytes of `x` (16 input bytes) as a signed decode's steps read
+/// them: continuation bits cleared, and bit 6 copied into bit 7 of the
+/// bytes without one, so that a varint's last byte is its signed 7-bit
+/// group `(b ^ 0x40) - 0x40` to `pmaddubsw`, whose pair sums `b0 + 128 *
+/// s1` (at most 8,191 in magnitude) and quad sums are then the signed
+/// values of their groups. Bit 7 of the saturating `b + 0x40` is set
+/// exactly for the bytes from 0x40 up: the continuation bytes, whose bit
+/// 7 the `xor` clears, and the last bytes with bit 6 set, whose bit 7 it
+/// sets.
+///
+/// # Safety
+/// The CPU must have SSE2.
+#[inline(always)]
+pub(super) unsafe fn signed_bytes(x: __m128i) -> __m128i {
+    // SAFETY: SSE2 (caller); no memory access.
+    unsafe {
+        let at_least_0x40 = _mm_adds_epu8(x, _mm_set1_epi8(0x40));
+        _mm_xor_si128(x, _mm_and_si128(at_least_0x40, _mm_set1_epi8(0x80u8 as i8)))
+    }
+}
+
+/// A one-byte varint's value as `T`: the byte, or with `SIGNED` the byte
+/// sign-extended from bit 6 (as `T`'s bits).
+#[inline(always)]
+fn one_byte<T: VarInt, const SIGNED: bool>(byte: u8) -> T {
+    if SIGNED {
+        T::from_u64_unchecked((((byte << 1) as i8) >> 1) as i64 as u64)
+    } else {
+        T::from_u64_unchecked(u64::from(byte))
+    }
+}
 
 /// Stores the four 32-bit lanes of `x` as four `T` (size 1, 2 or 4) at `dst`.
 ///
@@ -415,7 +506,7 @@ struct Prepared<K: Kernel> {
 /// `at[7C - BEFORE..7C + CHUNK]` must be readable, `*carry_128` at most
 /// `128 * (10 + 7C)`; the CPU must have `K`'s features.
 #[inline(always)]
-unsafe fn prepare<K: Kernel, T: VarInt, const C: usize, const ROTATE: u32>(
+unsafe fn prepare<K: Kernel, T: VarInt, const SIGNED: bool, const C: usize, const ROTATE: u32>(
     tables: &'static Tables,
     at: *const u8,
     mask: u64,
@@ -455,7 +546,7 @@ unsafe fn prepare<K: Kernel, T: VarInt, const C: usize, const ROTATE: u32>(
         let lane0 = tables.lane0.as_ptr().cast::<u8>().add(lane0_offset);
         *too_long |= *lane0.add(15);
         Prepared {
-            window: K::window(at.add(CHUNK * C).sub(BEFORE)),
+            window: K::window::<SIGNED>(at.add(CHUNK * C).sub(BEFORE)),
             a: K::control_a(lane0, entry.rest.as_ptr()),
             b: K::control_b(entry.b.as_ptr()),
             n_8: entry.n_8,
@@ -465,22 +556,37 @@ unsafe fn prepare<K: Kernel, T: VarInt, const C: usize, const ROTATE: u32>(
 
 /// The second half of a chunk step: computes the values, stores them at
 /// `start.byte_add(*offset)` and moves `*offset` (bytes) past them, and
-/// `or`s the packed vectors into `seen`.
+/// `or`s the packed vectors into `seen` (with `SIGNED`, vector A's 28-bit
+/// halves plus [`signed_bias`]).
 ///
 /// # Safety
 /// The 7 `T` at `start.byte_add(*offset)` must be writable; the CPU must
 /// have `K`'s features.
 #[inline(always)]
-unsafe fn finish<K: Kernel, T: VarInt>(
+unsafe fn finish<K: Kernel, T: VarInt, const SIGNED: bool>(
     p: Prepared<K>,
     start: *mut T,
     offset: &mut u32,
     seen: &mut K::Quad,
+    bias: K::Quad,
 ) {
     // SAFETY: (start + offset)[0..7] is writable (caller); CPU (caller).
     unsafe {
         let a = K::pack28(K::shuffle(p.window, p.a));
         let b = K::pack28(K::shuffle(p.window, p.b));
+        if SIGNED {
+            // Vector B's varints have at most 4 bytes: 28-bit signed
+            // values, which fit both types; A's are checked.
+            *seen = K::or(*seen, K::add32(a, bias));
+            let (a, b) = if size_of::<T>() == 8 {
+                (K::pack56_signed(a, K::lane1_at_56(a)), K::extend_low(b))
+            } else {
+                (K::pack32_signed(a), b)
+            };
+            K::store::<T>(start.byte_add(*offset as usize), a, b);
+            *offset += p.n_8 >> (3 - size_of::<T>().trailing_zeros());
+            return;
+        }
         let a = if T::MAX_LEN > 4 {
             let extra = if T::MAX_LEN > 8 {
                 K::lane1_at_56(a)
@@ -501,6 +607,30 @@ unsafe fn finish<K: Kernel, T: VarInt>(
         // (caller). For `u64` one 32-bit add from memory: `n_8` is the
         // bytes to skip.
         *offset += p.n_8 >> (3 - size_of::<T>().trailing_zeros());
+    }
+}
+
+/// The value check of a signed decode, on vector A's 32-bit halves
+/// (after `pmaddubsw` and `pmaddwd` of the signed window), as a bias added
+/// to them and the bits that must then be clear in every step's sum
+/// (`or`ed over the block's steps: one test per block).
+///
+/// * `i32` (`T` = `u32`): a varint of 5 bytes has its low 28 bits in the
+///   low half and its 5th byte, signed, in the high half `hi`; the value
+///   `lo + 2^28 * hi` fits `i32` exactly when `hi` is in -8..=7 (a 5th
+///   byte of `0x00..=0x07` or `0x78..=0x7f`), i.e. `hi + 8` below 16.
+///   Shorter varints have `hi` = 0; longer ones fail the length check.
+/// * `i64` (`T` = `u64`): lane 1 holds `b8 + 128 * s9` for varint 0's
+///   9th byte and its signed 10th (a signed 9th byte alone when it has
+///   9, zero when it is shorter), which is in -128..=127 exactly when the
+///   10th byte is `0x00` or `0x7f`: plus 128, below 256.
+///
+/// Returns (bias, bits that must be clear), four 64-bit lanes each.
+const fn signed_bias<T: VarInt>() -> ([u64; 4], [u64; 4]) {
+    if size_of::<T>() == 8 {
+        ([0, 128, 0, 0], [0, !0xff, 0, 0])
+    } else {
+        ([8 << 32; 4], [!0xf << 32; 4])
     }
 }
 
@@ -527,7 +657,7 @@ fn fence() {
 /// `at[-BEFORE..BLOCK_BYTES]` must be readable, `dst[0..BLOCK_BYTES]`
 /// writable; the CPU must have `K`'s features.
 #[inline(always)]
-unsafe fn decode_block<K: Kernel, T: VarInt>(
+unsafe fn decode_block<K: Kernel, T: VarInt, const SIGNED: bool>(
     at: *const u8,
     mask: u64,
     dst: *mut T,
@@ -554,6 +684,14 @@ unsafe fn decode_block<K: Kernel, T: VarInt>(
     // one test per block instead of one per chunk.
     // SAFETY: CPU (caller).
     let mut seen = unsafe { K::zero() };
+    // SAFETY: CPU (caller); no memory access.
+    let bias = unsafe {
+        if SIGNED {
+            K::quad(signed_bias::<T>().0)
+        } else {
+            K::zero()
+        }
+    };
     // The chunks written out (the compiler does not unroll a loop this
     // large), so that each takes its table index from `mask` with a
     // constant shift, and software-pipelined: chunk c + 1's loads are
@@ -565,7 +703,15 @@ unsafe fn decode_block<K: Kernel, T: VarInt>(
         ($c:literal, $rotate:literal) => {
             // carry_128 started at most 128 * 10 and grew by at most 128 * 7 per chunk.
             // SAFETY: chunk c < 9 reads at[7c - 9..7c + 7], inside at[-9..63) (caller); CPU.
-            unsafe { prepare::<K, T, $c, $rotate>(tables, at, mask, &mut carry_128, &mut too_long) }
+            unsafe {
+                prepare::<K, T, SIGNED, $c, $rotate>(
+                    tables,
+                    at,
+                    mask,
+                    &mut carry_128,
+                    &mut too_long,
+                )
+            }
         };
     }
     macro_rules! finish {
@@ -573,7 +719,7 @@ unsafe fn decode_block<K: Kernel, T: VarInt>(
             // At most 7 values per earlier chunk: the offset is at most
             // 7c values.
             // SAFETY: (start + offset)[0..7] is inside start[0..63] (caller); CPU (caller).
-            unsafe { finish::<K, T>($prepared, start, &mut offset, &mut seen) }
+            unsafe { finish::<K, T, SIGNED>($prepared, start, &mut offset, &mut seen, bias) }
         };
     }
     let mut p = prepare!(0, 58);
@@ -590,7 +736,9 @@ unsafe fn decode_block<K: Kernel, T: VarInt>(
     const _: () = assert!(BLOCK_CHUNKS == 9 && size_of::<Entry>() == 64);
     // SAFETY: CPU (caller); no memory access.
     let overflows = unsafe {
-        if T::MAX_U64 != u64::MAX {
+        if SIGNED {
+            K::any_common(seen, K::quad(signed_bias::<T>().1))
+        } else if T::MAX_U64 != u64::MAX {
             K::exceeds(seen, T::MAX_U64.count_ones())
         } else {
             K::tenth_byte_overflows(seen)
@@ -638,12 +786,15 @@ pub(super) unsafe fn decode_slice_with<
     T: VarInt,
     const PARTIAL: bool,
     const DELTA: bool,
+    const SIGNED: bool,
 >(
     input: &[u8],
     start: usize,
     out: &mut [MaybeUninit<T>],
     running: &mut Running,
 ) -> Result<(usize, usize), BulkDecodeError> {
+    // A signed decode is into the bits of `i32` or `i64`, never summed.
+    const { assert!(!SIGNED || (!DELTA && (size_of::<T>() == 4 || size_of::<T>() == 8))) };
     let len = input.len();
     let out_len = out.len();
     let src = input.as_ptr();
@@ -657,29 +808,30 @@ pub(super) unsafe fn decode_slice_with<
         // need no window before them).
         let (mut written, mut q) = (0, start);
         // SAFETY: 64 one-byte varints at q (the mask), 64 free slots; CPU (caller).
-        unsafe { ones_run::<K, T, DELTA>(input, out, &mut q, &mut written, running) };
+        unsafe { ones_run::<K, T, DELTA, SIGNED>(input, out, &mut q, &mut written, running) };
         (written, q)
     } else if PARTIAL && start >= BEFORE {
         // The window before the first chunk is in `input`.
         (0, start)
     // SAFETY: CPU (caller).
-    } else if let Some((n, end)) = unsafe { head_piece::<K, T>(input, start, out) } {
+    } else if let Some((n, end)) = unsafe { head_piece::<K, T, SIGNED>(input, start, out) } {
         // The first bytes as blocks over a padded copy: the first window
         // after them, [end - 9, end + 7), starts inside `input`.
         (n, end)
     } else {
         // 9 values one by one: after them at least 9 bytes precede the
         // position, so the first window [q - 9, q + 7) starts inside `input`.
-        let (n, consumed) = tail_values(input, start, out, 0, BEFORE)?;
+        let (n, consumed) = fallback_tail::<T, SIGNED>(input, start, out, 0, BEFORE)?;
         (n, start + consumed)
     };
     if q < BEFORE {
         // Either `out` or `input` ran out (or both).
-        let (n, consumed) = tail_values(input, q, out, written, usize::MAX)?;
+        let (n, consumed) = fallback_tail::<T, SIGNED>(input, q, out, written, usize::MAX)?;
         return Ok((written + n, q + consumed));
     }
     // SAFETY: q >= BEFORE; CPU (caller).
-    let (written, pos) = unsafe { block_loop::<K, T, DELTA>(input, out, q, written, running)? };
+    let (written, pos) =
+        unsafe { block_loop::<K, T, DELTA, SIGNED>(input, out, q, written, running)? };
     if PARTIAL && written > 0 {
         // The caller's next call takes the rest, with a fresh `out`.
         return Ok((written, pos));
@@ -707,7 +859,7 @@ pub(super) unsafe fn decode_slice_with<
             }
         };
         // SAFETY: end - pos < SHORT_INPUT_BYTES; CPU (caller).
-        match unsafe { short_blocks::<K, T>(&input[pos..end], &mut out[written..]) } {
+        match unsafe { short_blocks::<K, T, SIGNED>(&input[pos..end], &mut out[written..]) } {
             Some(n) => {
                 written += n;
                 pos = end;
@@ -715,7 +867,7 @@ pub(super) unsafe fn decode_slice_with<
             None => break,
         }
     }
-    let (n, consumed) = tail_values(input, pos, out, written, usize::MAX)?;
+    let (n, consumed) = fallback_tail::<T, SIGNED>(input, pos, out, written, usize::MAX)?;
     Ok((written + n, pos + consumed))
 }
 
@@ -729,7 +881,7 @@ pub(super) unsafe fn decode_slice_with<
 /// # Safety
 /// The CPU must support the features `K`'s operations use.
 #[inline(always)]
-unsafe fn head_piece<K: Kernel, T: VarInt>(
+unsafe fn head_piece<K: Kernel, T: VarInt, const SIGNED: bool>(
     input: &[u8],
     start: usize,
     out: &mut [MaybeUninit<T>],
@@ -740,7 +892,7 @@ unsafe fn head_piece<K: Kernel, T: VarInt>(
         return None;
     }
     // SAFETY: under SHORT_INPUT_BYTES bytes; CPU (caller).
-    let n = unsafe { short_blocks::<K, T>(&piece[..=last], out) }?;
+    let n = unsafe { short_blocks::<K, T, SIGNED>(&piece[..=last], out) }?;
     Some((n, start + last + 1))
 }
 
@@ -752,7 +904,7 @@ unsafe fn head_piece<K: Kernel, T: VarInt>(
 /// # Safety
 /// `q >= BEFORE`; the CPU must support the features `K`'s operations use.
 #[inline(always)]
-unsafe fn block_loop<K: Kernel, T: VarInt, const DELTA: bool>(
+unsafe fn block_loop<K: Kernel, T: VarInt, const DELTA: bool, const SIGNED: bool>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
     mut q: usize,
@@ -828,7 +980,7 @@ unsafe fn block_loop<K: Kernel, T: VarInt, const DELTA: bool>(
             }
             // at - src >= BEFORE and at + 64 <= src + len (`blocks`).
             // SAFETY: at[-9..63) is inside `input`, 63 slots from `dst` inside `out`; CPU.
-            match unsafe { decode_block::<K, T>(at, mask, dst, carry_128) } {
+            match unsafe { decode_block::<K, T, SIGNED>(at, mask, dst, carry_128) } {
                 Some((n, carry)) => {
                     // SAFETY: n <= 63 slots and 63 bytes inside `out` and
                     // `input` (as above).
@@ -869,26 +1021,38 @@ unsafe fn block_loop<K: Kernel, T: VarInt, const DELTA: bool>(
             Exit::Ones => {
                 // SAFETY: the block's mask covers 64 bytes of one-byte
                 // varints at q and 63 slots are free (`blocks`); CPU (caller).
-                unsafe { ones_run::<K, T, DELTA>(input, out, &mut q, &mut written, running) };
+                unsafe {
+                    ones_run::<K, T, DELTA, SIGNED>(input, out, &mut q, &mut written, running)
+                };
             }
             Exit::Twos => {
                 let q_before = q;
                 // SAFETY: q >= BEFORE (the blocks start there); CPU (caller).
                 carry_128 = unsafe {
-                    twos_run::<K, T, DELTA>(input, out, &mut q, &mut written, carry_128, running)
+                    twos_run::<K, T, DELTA, SIGNED>(
+                        input,
+                        out,
+                        &mut q,
+                        &mut written,
+                        carry_128,
+                        running,
+                    )
                 };
                 debug_assert!(q > q_before, "a two-byte run decodes at least one block");
             }
             Exit::Slow(mask) => {
                 let written_before = written;
-                (written, carry_128) = slow_block(input, out, q, written, carry_128, mask)?;
+                (written, carry_128) =
+                    slow_block::<T, SIGNED>(input, out, q, written, carry_128, mask)?;
                 q += BLOCK_BYTES;
                 if written - written_before < SPARSE {
-                    carry_128 = scalar_stretch(input, out, &mut q, &mut written, carry_128)?;
+                    carry_128 =
+                        scalar_stretch::<T, SIGNED>(input, out, &mut q, &mut written, carry_128)?;
                 }
             }
             Exit::Sparse => {
-                carry_128 = scalar_stretch(input, out, &mut q, &mut written, carry_128)?;
+                carry_128 =
+                    scalar_stretch::<T, SIGNED>(input, out, &mut q, &mut written, carry_128)?;
             }
         }
     }
@@ -1001,10 +1165,10 @@ pub(super) unsafe fn decode_delta_with<K: Kernel, T: VarInt, const PARTIAL: bool
     let mut running = Running::new(sum.to_u64());
     let result = if !PARTIAL && start == 0 && input.len() < SHORT_INPUT_BYTES {
         // SAFETY: the length is checked; CPU (caller).
-        unsafe { decode_short_with::<K, T>(input, out) }
+        unsafe { decode_short_with::<K, T, false>(input, out) }
     } else {
         // SAFETY: CPU (caller).
-        unsafe { decode_slice_with::<K, T, PARTIAL, true>(input, start, out, &mut running) }
+        unsafe { decode_slice_with::<K, T, PARTIAL, true, false>(input, start, out, &mut running) }
     };
     let end = match &result {
         Ok((n, _)) => *n,
@@ -1013,6 +1177,38 @@ pub(super) unsafe fn decode_delta_with<K: Kernel, T: VarInt, const PARTIAL: bool
     running.catch_up(out, end);
     *sum = T::from_u64_unchecked(running.sum);
     result
+}
+
+/// The signed LEB128 decode of [`decode_slice_with`] (`sleb128::decode_slice`,
+/// issue 41): decodes the signed varints of `input` (WebAssembly's rules,
+/// `T` = `u32` for `i32`, `u64` for `i64`) into `out` as their values'
+/// bits, with the count, position and error of the signed scalar
+/// reference. The same paths with `SIGNED`: each step's window has its
+/// last bytes' bit 6 copied into bit 7 ([`signed_bytes`]), so the byte
+/// pairs and quads come out signed and the lanes are joined with sign
+/// extension ([`Kernel::pack56_signed`], [`Kernel::pack32_signed`],
+/// [`Kernel::extend_low`]); the signed rules are a bias and a bit test
+/// on vector A ([`signed_bias`]) next to the unsigned length checks; the
+/// one- and two-byte runs sign-extend as they widen; every scalar path is
+/// the signed reference's. Inputs under [`SHORT_INPUT_BYTES`] take
+/// [`decode_short_with`].
+///
+/// # Safety
+/// The CPU must support the features `K`'s operations use.
+#[inline(always)]
+pub(super) unsafe fn decode_signed_with<K: Kernel, T: VarInt>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+) -> Result<(usize, usize), BulkDecodeError> {
+    if input.len() < SHORT_INPUT_BYTES {
+        // SAFETY: the length is checked; CPU (caller).
+        unsafe { decode_short_with::<K, T, true>(input, out) }
+    } else {
+        // SAFETY: CPU (caller).
+        unsafe {
+            decode_slice_with::<K, T, false, false, true>(input, 0, out, &mut Running::new(0))
+        }
+    }
 }
 
 /// [`decode_slice_with`] of an input shorter than [`SHORT_INPUT_BYTES`]
@@ -1024,14 +1220,14 @@ pub(super) unsafe fn decode_delta_with<K: Kernel, T: VarInt, const PARTIAL: bool
 /// `input.len() < SHORT_INPUT_BYTES`; the CPU must support the features
 /// `K`'s operations use.
 #[inline(always)]
-pub(super) unsafe fn decode_short_with<K: Kernel, T: VarInt>(
+pub(super) unsafe fn decode_short_with<K: Kernel, T: VarInt, const SIGNED: bool>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
     // SAFETY: as this function's (caller).
-    match unsafe { short_blocks::<K, T>(input, out) } {
+    match unsafe { short_blocks::<K, T, SIGNED>(input, out) } {
         Some(values) => Ok((values, input.len())),
-        None => decode_slice_scalar(input, out),
+        None => fallback_slice::<T, SIGNED>(input, out),
     }
 }
 
@@ -1060,7 +1256,7 @@ pub(super) unsafe fn decode_short_with<K: Kernel, T: VarInt>(
 /// `input.len() < SHORT_INPUT_BYTES`; the CPU must support the features
 /// `K`'s operations use.
 #[inline(always)]
-unsafe fn short_blocks<K: Kernel, T: VarInt>(
+unsafe fn short_blocks<K: Kernel, T: VarInt, const SIGNED: bool>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
 ) -> Option<usize> {
@@ -1081,7 +1277,7 @@ unsafe fn short_blocks<K: Kernel, T: VarInt>(
         // values with the same ones); under 32 bytes one by one.
         if len < 32 {
             for (slot, &byte) in out.iter_mut().zip(input) {
-                slot.write(T::from_u64_unchecked(u64::from(byte)));
+                slot.write(one_byte::<T, SIGNED>(byte));
             }
             return Some(len);
         }
@@ -1089,7 +1285,7 @@ unsafe fn short_blocks<K: Kernel, T: VarInt>(
         let widen = |at: usize| {
             // SAFETY: at + 32 <= len bytes in `input`, len <= out.len()
             // slots at `dst`; CPU (caller).
-            unsafe { K::widen_32::<T>(dst.add(at), input.as_ptr().add(at)) }
+            unsafe { K::widen_32::<T, SIGNED>(dst.add(at), input.as_ptr().add(at)) }
         };
         let mut at = 0;
         while at + 32 <= len {
@@ -1116,9 +1312,10 @@ unsafe fn short_blocks<K: Kernel, T: VarInt>(
         &mut scratch[..blocks * MASK_BYTES]
     };
     // SAFETY: BEFORE bytes precede the start in `padded`; CPU (caller).
-    let (written, _) =
-        unsafe { block_loop::<K, T, false>(padded, target, BEFORE, 0, &mut Running::new(0)) }
-            .ok()?;
+    let (written, _) = unsafe {
+        block_loop::<K, T, false, SIGNED>(padded, target, BEFORE, 0, &mut Running::new(0))
+    }
+    .ok()?;
     // `written` counts the input's values first, then the padding's.
     if written < values {
         return None;
@@ -1191,7 +1388,7 @@ fn copy_short(input: &[u8], dest: &mut [u8]) {
 /// varint in progress before them), 32 slots free at `*written`; the CPU
 /// must have `K`'s features.
 #[inline(always)]
-unsafe fn ones_run<K: Kernel, T: VarInt, const DELTA: bool>(
+unsafe fn ones_run<K: Kernel, T: VarInt, const DELTA: bool, const SIGNED: bool>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
     q: &mut usize,
@@ -1239,7 +1436,9 @@ unsafe fn ones_run<K: Kernel, T: VarInt, const DELTA: bool>(
     }
     if misaligned != 0 {
         // SAFETY: 32 one-byte varints at q in `input`, 32 free slots (caller); CPU.
-        unsafe { K::widen_32::<T>(out.as_mut_ptr().cast::<T>().add(*written), src.add(*q)) };
+        unsafe {
+            K::widen_32::<T, SIGNED>(out.as_mut_ptr().cast::<T>().add(*written), src.add(*q))
+        };
         let step = (32 - misaligned) / size_of::<T>();
         *q += step;
         *written += step;
@@ -1251,7 +1450,9 @@ unsafe fn ones_run<K: Kernel, T: VarInt, const DELTA: bool>(
     {
         // SAFETY: 32 bytes from q are inside `input` and 32 slots from
         // `written` inside `out` (loop condition); CPU (caller).
-        unsafe { K::widen_32::<T>(out.as_mut_ptr().cast::<T>().add(*written), src.add(*q)) };
+        unsafe {
+            K::widen_32::<T, SIGNED>(out.as_mut_ptr().cast::<T>().add(*written), src.add(*q))
+        };
         *q += 32;
         *written += 32;
     }
@@ -1272,7 +1473,7 @@ unsafe fn ones_run<K: Kernel, T: VarInt, const DELTA: bool>(
         // SAFETY: input[len - 32..len] is readable, out[written - (32 -
         // left)..written + left] writable (checked above); CPU (caller).
         unsafe {
-            K::widen_32::<T>(
+            K::widen_32::<T, SIGNED>(
                 out.as_mut_ptr().cast::<T>().add(*written - (32 - left)),
                 src.add(len - 32),
             )
@@ -1310,7 +1511,7 @@ fn twos_start<T: VarInt>(mask: u64, carry_128: usize) -> bool {
 /// `*q >= 8` (the first group's window starts 8 bytes before it);
 /// `carry_128` as [`twos_start`] accepted it; the CPU must have `K`'s features.
 #[inline(always)]
-unsafe fn twos_run<K: Kernel, T: VarInt, const DELTA: bool>(
+unsafe fn twos_run<K: Kernel, T: VarInt, const DELTA: bool, const SIGNED: bool>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
     q: &mut usize,
@@ -1357,17 +1558,19 @@ unsafe fn twos_run<K: Kernel, T: VarInt, const DELTA: bool>(
                     } else {
                         (mask >> (8 * $g - 1)) as usize & 0x1ff
                     };
-                    let window = _mm_and_si128(
-                        _mm_loadu_si128(at.add(8 * $g + opaque(0)).sub(8).cast()),
-                        _mm_set1_epi8(0x7f),
-                    );
+                    let bytes = _mm_loadu_si128(at.add(8 * $g + opaque(0)).sub(8).cast());
+                    let window = if SIGNED {
+                        signed_bytes(bytes)
+                    } else {
+                        _mm_and_si128(bytes, _mm_set1_epi8(0x7f))
+                    };
                     let control = _mm_load_si128(twos.controls.as_ptr().add(index).cast());
                     let words =
                         _mm_maddubs_epi16(_mm_set1_epi16(PAIRS), _mm_shuffle_epi8(window, control));
                     if DELTA {
                         sum = K::widen_words_sum::<T>(w, words, sum);
                     } else {
-                        K::widen_words::<T>(w, words);
+                        K::widen_words::<T, SIGNED>(w, words);
                     }
                     w = w.add(usize::from(*twos.ends.as_ptr().add(index)));
                 };
@@ -1394,11 +1597,89 @@ unsafe fn twos_run<K: Kernel, T: VarInt, const DELTA: bool>(
     128 * before as usize
 }
 
+/// The signed integer type of `T`'s width (`T` of 32 or 64 bits) for the
+/// signed scalar reference, whose values' bits the slots of `T` take.
+/// Calls `f` with `out` as slots of that type.
+#[inline(always)]
+fn with_signed<T: VarInt, R>(
+    out: &mut [MaybeUninit<T>],
+    f32: impl FnOnce(&mut [MaybeUninit<i32>]) -> R,
+    f64: impl FnOnce(&mut [MaybeUninit<i64>]) -> R,
+) -> R {
+    let len = out.len();
+    let at = out.as_mut_ptr();
+    match size_of::<T>() {
+        // SAFETY: `T` is `u32` (the only 4-byte `VarInt`): `i32` has its
+        // size and alignment, and every bit pattern is valid for both.
+        4 => f32(unsafe { core::slice::from_raw_parts_mut(at.cast(), len) }),
+        // SAFETY: `T` is `u64`, as above with `i64`.
+        8 => f64(unsafe { core::slice::from_raw_parts_mut(at.cast(), len) }),
+        _ => unreachable!("signed decodes are into 32- or 64-bit slots"),
+    }
+}
+
+/// The scalar reference's value-by-value decoder (`scalar_values`), or
+/// with `SIGNED` the signed one (`sleb128::decode_values`): up to `limit`
+/// values from `input[pos..]` into `out[written..]`; errors carry the
+/// index in `out` and the offset in `input`.
+fn fallback_values<T: VarInt, const SIGNED: bool>(
+    input: &[u8],
+    pos: usize,
+    out: &mut [MaybeUninit<T>],
+    written: usize,
+    limit: usize,
+) -> Result<(usize, usize), BulkDecodeError> {
+    if !SIGNED {
+        return scalar_values(input, pos, out, written, limit);
+    }
+    let end = out.len().min(written.saturating_add(limit));
+    with_signed(
+        &mut out[..end],
+        |out| sleb128::decode_values::<i32>(input, pos, out, written),
+        |out| sleb128::decode_values::<i64>(input, pos, out, written),
+    )
+}
+
+/// `tail_values` (the scalar blocks over a padded copy, then the values),
+/// or with `SIGNED` the signed scalar bulk decoder, with the arguments
+/// and results of [`fallback_values`].
+fn fallback_tail<T: VarInt, const SIGNED: bool>(
+    input: &[u8],
+    pos: usize,
+    out: &mut [MaybeUninit<T>],
+    written: usize,
+    limit: usize,
+) -> Result<(usize, usize), BulkDecodeError> {
+    if !SIGNED {
+        return tail_values(input, pos, out, written, limit);
+    }
+    let end = out.len().min(written.saturating_add(limit));
+    fallback_slice::<T, true>(&input[pos..], &mut out[written..end])
+        .map_err(|e| BulkDecodeError::new(e.kind(), written + e.index(), pos + e.offset()))
+}
+
+/// The scalar backend's bulk decoder (`decode_slice_scalar`), or with
+/// `SIGNED` the signed one (`sleb128::decode_slice`), on all of `input`
+/// and `out`.
+fn fallback_slice<T: VarInt, const SIGNED: bool>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+) -> Result<(usize, usize), BulkDecodeError> {
+    if !SIGNED {
+        return decode_slice_scalar(input, out);
+    }
+    with_signed(
+        out,
+        |out| sleb128::decode_slice::<i32>(input, out),
+        |out| sleb128::decode_slice::<i64>(input, out),
+    )
+}
+
 /// Long varints (under one per chunk): the scalar backend's block decoder
 /// is cheaper per value there. Decodes a stretch of [`SCALAR_STRETCH`] values from the
 /// start of the varint in progress at `q` and returns the new `carry_128`
 /// (0: `q` is then a varint start).
-fn scalar_stretch<T: VarInt>(
+fn scalar_stretch<T: VarInt, const SIGNED: bool>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
     q: &mut usize,
@@ -1411,7 +1692,7 @@ fn scalar_stretch<T: VarInt>(
     // no value waiting for the previous one's length): about twice the
     // value-by-value decoder's speed on long varints. Its error positions
     // are relative to the stretch.
-    let (n, consumed) = decode_slice_scalar(&input[pos..], &mut out[*written..stretch_end])
+    let (n, consumed) = fallback_slice::<T, SIGNED>(&input[pos..], &mut out[*written..stretch_end])
         .map_err(|error| {
             BulkDecodeError::new(error.kind(), *written + error.index(), pos + error.offset())
         })?;
@@ -1426,7 +1707,7 @@ fn scalar_stretch<T: VarInt>(
 /// same as the vector steps would.
 #[cold]
 #[inline(never)]
-fn slow_block<T: VarInt>(
+fn slow_block<T: VarInt, const SIGNED: bool>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
     q: usize,
@@ -1441,12 +1722,12 @@ fn slow_block<T: VarInt>(
     if ends == 0 {
         if carry + BLOCK_BYTES >= T::MAX_LEN {
             // MAX_LEN continuation bytes from `pos`: the scalar decoder fails there.
-            scalar_values(input, pos, out, written, 1)?;
+            fallback_values::<T, SIGNED>(input, pos, out, written, 1)?;
         }
         return Ok((written, carry_128 + 128 * BLOCK_BYTES));
     }
     let count = ends.count_ones() as usize;
-    let (n, consumed) = scalar_values(input, pos, out, written, count)?;
+    let (n, consumed) = fallback_values::<T, SIGNED>(input, pos, out, written, count)?;
     // The last end is byte 63 - leading_zeros of the block.
     let end = q + 64 - ends.leading_zeros() as usize;
     debug_assert_eq!((n, pos + consumed), (count, end));

@@ -6,8 +6,8 @@ use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
 use crate::arch::x86_64::grid_decode::{
-    decode_delta_with, decode_short_with, decode_slice_with, store_u32x4, sum_in_place, Kernel,
-    Running, PAIRS, QUADS, ZERO,
+    decode_delta_with, decode_short_with, decode_signed_with, decode_slice_with, signed_bytes,
+    store_u32x4, sum_in_place, Kernel, Running, PAIRS, QUADS, ZERO,
 };
 use crate::error::BulkDecodeError;
 use crate::varint::VarInt;
@@ -22,9 +22,16 @@ impl Kernel for Ssse3 {
     type Control = [__m128i; 2];
 
     #[inline(always)]
-    unsafe fn window(src: *const u8) -> __m128i {
+    unsafe fn window<const SIGNED: bool>(src: *const u8) -> __m128i {
         // SAFETY: 16 readable bytes at `src` (caller); SSE2 (caller).
-        unsafe { _mm_and_si128(_mm_loadu_si128(src.cast()), _mm_set1_epi8(0x7f)) }
+        unsafe {
+            let bytes = _mm_loadu_si128(src.cast());
+            if SIGNED {
+                signed_bytes(bytes)
+            } else {
+                _mm_and_si128(bytes, _mm_set1_epi8(0x7f))
+            }
+        }
     }
 
     #[inline(always)]
@@ -108,6 +115,79 @@ impl Kernel for Ssse3 {
     }
 
     #[inline(always)]
+    unsafe fn pack56_signed(x: [__m128i; 2], extra: [__m128i; 2]) -> [__m128i; 2] {
+        // SAFETY: SSE2 (caller); no memory access.
+        unsafe {
+            // No `pmuldq` (SSE4.1) nor 64-bit arithmetic shift: with each
+            // half's sign bit flipped, its zero extension is its sign
+            // extension plus 2^31, so `lo' + (hi' << 28)` (the unsigned
+            // join, with `hi'` at bits 28..60) is the value plus 2^31 +
+            // 2^59, subtracted from `extra` (a constant for the second
+            // register, whose `extra` is zero).
+            let flip = _mm_set1_epi32(i32::MIN);
+            let low32 = _mm_set1_epi64x(0xffff_ffff);
+            let high = _mm_set1_epi64x(!0x0fff_ffff);
+            let offset = _mm_set1_epi64x((1 << 31) + (1 << 59));
+            let pack = |x, extra| {
+                let x = _mm_xor_si128(x, flip);
+                let joined = _mm_add_epi64(
+                    _mm_and_si128(x, low32),
+                    _mm_and_si128(_mm_srli_epi64::<4>(x), high),
+                );
+                _mm_add_epi64(joined, _mm_sub_epi64(extra, offset))
+            };
+            [pack(x[0], extra[0]), pack(x[1], extra[1])]
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn pack32_signed(x: [__m128i; 2]) -> [__m128i; 2] {
+        // SAFETY: SSE2 (caller); no memory access.
+        unsafe {
+            let pack = |x| _mm_add_epi32(x, _mm_slli_epi32::<28>(_mm_srli_epi64::<32>(x)));
+            [pack(x[0]), pack(x[1])]
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn extend_low(x: [__m128i; 2]) -> [__m128i; 2] {
+        // SAFETY: SSE2 (caller); no memory access.
+        unsafe {
+            // The high halves are zero: flipping bit 31 makes the zero
+            // extension the sign extension plus 2^31.
+            let flip = _mm_set1_epi64x(1 << 31);
+            let extend = |x| _mm_sub_epi64(_mm_xor_si128(x, flip), flip);
+            [extend(x[0]), extend(x[1])]
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn add32(x: [__m128i; 2], y: [__m128i; 2]) -> [__m128i; 2] {
+        // SAFETY: SSE2 (caller); no memory access.
+        unsafe { [_mm_add_epi32(x[0], y[0]), _mm_add_epi32(x[1], y[1])] }
+    }
+
+    #[inline(always)]
+    unsafe fn quad(lanes: [u64; 4]) -> [__m128i; 2] {
+        // SAFETY: SSE2 (caller); no memory access.
+        unsafe {
+            [
+                _mm_set_epi64x(lanes[1] as i64, lanes[0] as i64),
+                _mm_set_epi64x(lanes[3] as i64, lanes[2] as i64),
+            ]
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn any_common(x: [__m128i; 2], mask: [__m128i; 2]) -> bool {
+        // SAFETY: SSE2 (caller); no memory access.
+        unsafe {
+            let common = _mm_or_si128(_mm_and_si128(x[0], mask[0]), _mm_and_si128(x[1], mask[1]));
+            _mm_movemask_epi8(_mm_cmpeq_epi8(common, _mm_setzero_si128())) != 0xffff
+        }
+    }
+
+    #[inline(always)]
     unsafe fn lane1_at_56(x: [__m128i; 2]) -> [__m128i; 2] {
         // SAFETY: SSSE3 (caller); no memory access.
         unsafe {
@@ -169,10 +249,15 @@ impl Kernel for Ssse3 {
     }
 
     #[inline(always)]
-    unsafe fn widen_words<T: VarInt>(dst: *mut T, words: __m128i) {
+    unsafe fn widen_words<T: VarInt, const SIGNED: bool>(dst: *mut T, words: __m128i) {
+        const { assert!(!SIGNED || size_of::<T>() == 4 || size_of::<T>() == 8) };
         // SAFETY: 8 writable `T` at `dst` (caller); every store below is
         // inside them; SSE2 (caller).
         unsafe {
+            if SIGNED {
+                store_extended_words::<T>(dst, words);
+                return;
+            }
             let zero = _mm_setzero_si128();
             match core::mem::size_of::<T>() {
                 2 => _mm_storeu_si128(dst.cast(), words),
@@ -195,10 +280,26 @@ impl Kernel for Ssse3 {
     }
 
     #[inline(always)]
-    unsafe fn widen_32<T: VarInt>(dst: *mut T, src: *const u8) {
+    unsafe fn widen_32<T: VarInt, const SIGNED: bool>(dst: *mut T, src: *const u8) {
+        const { assert!(!SIGNED || size_of::<T>() == 4 || size_of::<T>() == 8) };
         // SAFETY: 32 readable bytes at `src`, 32 writable `T` at `dst`
         // (caller); every access below is inside them; SSE2 (caller).
         unsafe {
+            if SIGNED {
+                // One-byte signed varints: (b ^ 0x40) - 0x40 is the byte
+                // sign-extended from bit 6; `punpck` of a byte with itself
+                // and an arithmetic shift by 8 sign-extends it to a word.
+                let bias = _mm_set1_epi8(0x40);
+                for half in 0..2 {
+                    let bytes = _mm_loadu_si128(src.add(16 * half).cast());
+                    let bytes = _mm_sub_epi8(_mm_xor_si128(bytes, bias), bias);
+                    let low = _mm_srai_epi16::<8>(_mm_unpacklo_epi8(bytes, bytes));
+                    let high = _mm_srai_epi16::<8>(_mm_unpackhi_epi8(bytes, bytes));
+                    store_extended_words::<T>(dst.add(16 * half), low);
+                    store_extended_words::<T>(dst.add(16 * half + 8), high);
+                }
+                return;
+            }
             let zero = _mm_setzero_si128();
             for half in 0..2 {
                 let bytes = _mm_loadu_si128(src.add(16 * half).cast());
@@ -262,7 +363,7 @@ impl Kernel for Ssse3 {
         // (caller); every access below is inside them; SSSE3 (caller).
         unsafe {
             if size_of::<T>() != 4 && size_of::<T>() != 8 {
-                Self::widen_32::<T>(dst, src);
+                Self::widen_32::<T, false>(dst, src);
                 return Self::sum_splat::<T>(sum_in_place(dst, 32, Self::sum_get::<T>(sum)));
             }
             let zero = _mm_setzero_si128();
@@ -295,7 +396,7 @@ impl Kernel for Ssse3 {
         // SAFETY: 8 writable `T` at `dst` (caller); SSSE3 (caller).
         unsafe {
             if size_of::<T>() != 4 && size_of::<T>() != 8 {
-                Self::widen_words::<T>(dst, words);
+                Self::widen_words::<T, false>(dst, words);
                 return Self::sum_splat::<T>(sum_in_place(dst, 8, Self::sum_get::<T>(sum)));
             }
             // The running sums of words 0..4 and of words 4..8 (at most
@@ -373,6 +474,33 @@ unsafe fn store_dwords_sum<T: VarInt>(dst: *mut T, d: __m128i, sum: __m128i) -> 
     }
 }
 
+/// Stores the 8 signed words of `words` sign-extended to 8 `T` (32 or 64
+/// bits) at `dst`: `punpck` of each with itself and an arithmetic shift
+/// (SSSE3 has no `pmovsx`).
+///
+/// # Safety
+/// 8 writable `T` at `dst`; the CPU must have SSE2.
+#[inline(always)]
+unsafe fn store_extended_words<T: VarInt>(dst: *mut T, words: __m128i) {
+    // SAFETY: 8 writable `T` at `dst` (caller); every store below is
+    // inside them; SSE2 (caller).
+    unsafe {
+        let dwords = [
+            _mm_srai_epi32::<16>(_mm_unpacklo_epi16(words, words)),
+            _mm_srai_epi32::<16>(_mm_unpackhi_epi16(words, words)),
+        ];
+        for (i, &d) in dwords.iter().enumerate() {
+            if size_of::<T>() == 4 {
+                _mm_storeu_si128(dst.add(4 * i).cast(), d);
+            } else {
+                let sign = _mm_srai_epi32::<31>(d);
+                _mm_storeu_si128(dst.add(4 * i).cast(), _mm_unpacklo_epi32(d, sign));
+                _mm_storeu_si128(dst.add(4 * i + 2).cast(), _mm_unpackhi_epi32(d, sign));
+            }
+        }
+    }
+}
+
 /// The AVX2 decoder (`x86_64::avx2::decode_slice`) with 16-byte vectors.
 ///
 /// # Safety
@@ -383,7 +511,9 @@ pub unsafe fn decode_slice<T: VarInt>(
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
     // SAFETY: this function enables every feature `Ssse3` uses.
-    unsafe { decode_slice_with::<Ssse3, T, false, false>(input, 0, out, &mut Running::new(0)) }
+    unsafe {
+        decode_slice_with::<Ssse3, T, false, false, false>(input, 0, out, &mut Running::new(0))
+    }
 }
 
 /// [`decode_slice`] of an input shorter than 128 bytes (a short packed
@@ -399,7 +529,7 @@ pub unsafe fn decode_short_input<T: VarInt>(
 ) -> Result<(usize, usize), BulkDecodeError> {
     // SAFETY: `input.len() < SHORT_INPUT_BYTES` (caller); this function enables every
     // feature `Ssse3` uses.
-    unsafe { decode_short_with::<Ssse3, T>(input, out) }
+    unsafe { decode_short_with::<Ssse3, T, false>(input, out) }
 }
 
 /// Decodes varints from `input[start..]` into `out` as one batch of a
@@ -417,7 +547,9 @@ pub unsafe fn decode_run<T: VarInt>(
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
     // SAFETY: this function enables every feature `Ssse3` uses.
-    unsafe { decode_slice_with::<Ssse3, T, true, false>(input, start, out, &mut Running::new(0)) }
+    unsafe {
+        decode_slice_with::<Ssse3, T, true, false, false>(input, start, out, &mut Running::new(0))
+    }
 }
 
 /// [`decode_slice`] of delta-coded gaps (`delta::decode_slice`): each
@@ -452,4 +584,22 @@ pub unsafe fn decode_run_delta<T: VarInt>(
 ) -> Result<(usize, usize), BulkDecodeError> {
     // SAFETY: this function enables every feature `Ssse3` uses.
     unsafe { decode_delta_with::<Ssse3, T, true>(input, start, out, sum) }
+}
+
+/// Signed LEB128 (`sleb128::decode_slice`): decodes the signed varints of
+/// `input` (WebAssembly's rules for `i32` where `T` is `u32`, `i64` where
+/// it is `u64`) into `out` as their values' bits, with the sign extension
+/// and the signed checks in the grid steps (see
+/// `grid_decode::decode_signed_with`). Same results and errors as the
+/// signed scalar decoder.
+///
+/// # Safety
+/// The CPU must support SSSE3 and POPCNT.
+#[target_feature(enable = "ssse3,popcnt")]
+pub unsafe fn decode_slice_signed<T: VarInt>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+) -> Result<(usize, usize), BulkDecodeError> {
+    // SAFETY: this function enables every feature `Ssse3` uses.
+    unsafe { decode_signed_with::<Ssse3, T>(input, out) }
 }
