@@ -54,9 +54,9 @@ fn within_input<T>(
     result: Result<(T, usize), DecodeError>,
 ) -> Result<(T, usize), DecodeError> {
     if let Ok((_, len)) = &result {
-        // SAFETY: the 1-byte path returns 1 for a non-empty input; the
-        // out-of-line parts check their lengths against the input in
-        // scalar code (`checked_len`), whatever a kernel computed.
+        // The 1-byte path returns 1 for a non-empty input; the out-of-line
+        // parts check their lengths against the input in scalar code.
+        // SAFETY: so (`checked_len`), whatever a kernel computed.
         unsafe { core::hint::assert_unchecked(*len <= input.len()) };
     }
     result
