@@ -148,6 +148,73 @@ fn decode_longer<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
     checked_len(input, decode_with(input, selected::decode))
 }
 
+/// Decodes a varint of 1, 2 or 3 bytes from the start of `input` by
+/// predicted branches alone, with no call; `None` where the varint is
+/// longer, cut off (or `input` is empty), or does not fit `T` (a value
+/// above its maximum, more bytes than [`T::MAX_LEN`](VarInt::MAX_LEN)).
+/// [`decode`] and [`decode_wrapping`] return the same value and length
+/// wherever this returns one, and decide the other inputs (a value or an
+/// error).
+///
+/// ```
+/// use varint_turbo::decode_short;
+/// assert_eq!(decode_short::<u32>(&[0xac, 0x02, 0xff]), Some((300, 2)));
+/// assert_eq!(decode_short::<u32>(&[0x80, 0x80, 0x80, 0x01]), None); // 4 bytes
+/// assert_eq!(decode_short::<u8>(&[0xac, 0x02]), None); // 300 does not fit
+/// assert_eq!(decode_short::<u64>(&[0xac]), None); // cut off
+/// ```
+///
+/// For a parser whose read function is not inlined into its loop (a
+/// runtime's `read_varint64`): a call in that function, which every
+/// decoder has on its path to the kernel, makes it save registers on
+/// every varint, the 1-byte ones too (five, 42 instructions per 1-byte
+/// varint against 29 for quick-protobuf's own loop, callgrind). Keep the
+/// full decode in a function of its own:
+///
+/// ```
+/// use varint_turbo::{decode_short, decode_wrapping, DecodeError};
+///
+/// fn read_varint64(input: &[u8], pos: &mut usize) -> Result<u64, DecodeError> {
+///     if let Some((value, len)) = decode_short(&input[*pos..]) {
+///         *pos += len;
+///         return Ok(value);
+///     }
+///     read_longer(input, pos)
+/// }
+///
+/// #[inline(never)]
+/// fn read_longer(input: &[u8], pos: &mut usize) -> Result<u64, DecodeError> {
+///     let (value, len) = decode_wrapping(&input[*pos..])?;
+///     *pos += len;
+///     Ok(value)
+/// }
+///
+/// let input = [0x05, 0xac, 0x02, 0xff, 0xff, 0xff, 0xff, 0x0f];
+/// let mut pos = 0;
+/// assert_eq!(read_varint64(&input, &mut pos), Ok(5));
+/// assert_eq!(read_varint64(&input, &mut pos), Ok(300));
+/// assert_eq!(read_varint64(&input, &mut pos), Ok(u64::from(u32::MAX)));
+/// assert_eq!(pos, input.len());
+/// ```
+#[inline(always)]
+pub fn decode_short<T: VarInt>(input: &[u8]) -> Option<(T, usize)> {
+    let &first = input.first()?;
+    let short = if first < 0x80 {
+        Some((T::from_u64_unchecked(u64::from(first)), 1))
+    } else {
+        let (value, len) = two_or_three_bytes(input)?;
+        // 14 or 21 bits, which only `u8` and `u16` can find too many.
+        crate::varint::narrow::<T>(value, len).ok()
+    };
+    if let Some((_, len)) = &short {
+        // Each path above read its `len` bytes through a checked
+        // `first`, `first_chunk` or `get`.
+        // SAFETY: so they are inside `input`.
+        unsafe { core::hint::assert_unchecked(*len <= input.len()) };
+    }
+    short
+}
+
 /// A 2-byte varint (lengths, small counts and deltas) or a 3-byte one
 /// (timestamp deltas, offsets) at the start of `input`, by predicted
 /// branches: its value and length.

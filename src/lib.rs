@@ -232,11 +232,12 @@ pub use bulk::{decode_all, decode_all_zigzag, encode_slice, encode_slice_zigzag}
 pub use bytes_ext::{BufMutVarint, BufVarint};
 pub use cpu::pdep_is_fast;
 pub use decode::{
-    decode, decode_len, decode_unchecked, decode_wrapping, decode_zigzag, decode_zigzag_wrapping,
+    decode, decode_len, decode_short, decode_unchecked, decode_wrapping, decode_zigzag,
+    decode_zigzag_wrapping,
 };
 pub use encode::{
-    encode, encode_to_slice, encode_unchecked, encode_zigzag, encode_zigzag_to_slice, encoded_len,
-    encoded_len_u32, encoded_len_u64,
+    encode, encode_to_slice, encode_unchecked, encode_with, encode_zigzag, encode_zigzag_to_slice,
+    encoded_len, encoded_len_u32, encoded_len_u64,
 };
 #[cfg(feature = "alloc")]
 pub use encode::{encode_to_vec, encode_zigzag_to_vec};

@@ -898,3 +898,65 @@ fn zigzag_extremes() {
         assert_eq!(b.decode_zigzag::<i64>(&[0xff]), Err(DecodeError::Truncated));
     }
 }
+
+/// `decode_short` on every input of up to 3 bytes and on 4-byte ones
+/// (every 3-byte prefix pattern of a few bytes): `Some` exactly where
+/// `decode` decodes a varint of at most 3 bytes, with its value and length
+/// (and `decode_wrapping`'s), else `None`.
+#[test]
+fn decode_short_is_decode_on_varints_of_up_to_3_bytes() {
+    fn one<T: TestInt>(input: &[u8]) {
+        let short = varint_turbo::decode_short::<T>(input);
+        let want = match varint_turbo::decode::<T>(input) {
+            Ok((value, len)) if len <= 3 => Some((value, len)),
+            _ => None,
+        };
+        assert_eq!(short, want, "decode_short::<{}>({input:02x?})", T::NAME);
+        if let Some(found) = short {
+            assert_eq!(varint_turbo::decode_wrapping::<T>(input), Ok(found));
+        }
+    }
+    fn every_type(input: &[u8]) {
+        one::<u8>(input);
+        one::<u16>(input);
+        one::<u32>(input);
+        one::<u64>(input);
+        one::<usize>(input);
+    }
+    every_type(&[]);
+    const THIRD: [u8; 6] = [0x00, 0x01, 0x7f, 0x80, 0x81, 0xff];
+    for a in 0..=255u8 {
+        every_type(&[a]);
+        for b in 0..=255u8 {
+            every_type(&[a, b]);
+            for c in THIRD {
+                every_type(&[a, b, c]);
+                every_type(&[a, b, c, 0x01]);
+                every_type(&[a, b, c, 0x80, 0x01]);
+            }
+        }
+    }
+}
+
+/// `encode_with` hands over exactly `encode`'s varint, for every type at
+/// every length boundary, and returns what the closure returns.
+#[test]
+fn encode_with_hands_over_encodes_bytes() {
+    fn one<T: TestInt>(wide: u64) {
+        let value = T::from_u64_wrapping(wide);
+        let (bytes, len) = varint_turbo::encode(value);
+        let handed = varint_turbo::encode_with(value, |varint| varint.to_vec());
+        assert_eq!(handed, bytes[..usize::from(len)], "{} {wide:#x}", T::NAME);
+        assert_eq!(
+            varint_turbo::encode_with(value, <[u8]>::len),
+            usize::from(len)
+        );
+    }
+    for value in boundary_values() {
+        one::<u8>(value);
+        one::<u16>(value);
+        one::<u32>(value);
+        one::<u64>(value);
+        one::<usize>(value);
+    }
+}
