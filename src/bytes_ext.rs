@@ -450,7 +450,7 @@ fn put_longer<T: VarInt, B: BufMut + ?Sized>(buf: &mut B, value: T) -> usize {
 #[inline]
 fn put_near_the_end<T: VarInt, B: BufMut + ?Sized>(buf: &mut B, value: T) -> usize {
     let mut rest = value.to_u64();
-    let len = crate::encode::encoded_len_u64(rest);
+    let len = crate::encode::encoded_len(rest);
     let chunk = buf.chunk_mut();
     if chunk.len() < len {
         return put_across(buf, value);

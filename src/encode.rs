@@ -330,20 +330,19 @@ pub fn encode_zigzag_to_slice<T: ZigZag>(value: T, out: &mut [u8]) -> usize {
 /// assert_eq!(varint_turbo::encoded_len(u64::MAX), 10);
 /// ```
 ///
-/// A value below 2^14 (a 1- or 2-byte varint, most of them in real
-/// messages) takes one predicted branch and a compare; larger ones take
-/// protobuf's branch-free `VarintSize64` formula, `(9 * log2 + 73) / 64`.
-/// On baseline x86-64 the formula's bit scan (`bsr`) bounds a summing loop
-/// at about 2 ns per value on Zen 3, where a host's chain of range
-/// compares (quick-protobuf's `sizeof_varint`) takes 0.7-1.1 ns on small
-/// values but 5-12 ns on mixed or long ones (it mispredicts). This form
-/// takes 0.8-0.85x the chain's time on 95% 1-byte + 5% 2-byte values,
-/// 1.1-1.4x on all 1-byte values, and about the formula's time elsewhere;
-/// in a loop the compiler still vectorizes it where the target has a
-/// vector `lzcnt` (AVX-512 CD). To size a whole packed field, use
-/// [`encoded_len_sum`](crate::encoded_len_sum): 0.3-0.9x this function's
-/// time from 256 values on (BENCHMARKS.md, "Single-value encodes and
-/// lengths").
+/// The same cost for every value, with no branch on it: protobuf's
+/// `VarintSize64` formula, `(9 * log2 + 73) / 64`, on a leading-zero count.
+/// In baseline x86-64 builds (no `lzcnt` target feature) the count comes
+/// from the `LZCNT` encoding, read so that it is right on CPUs that run it
+/// as `BSR` too, instead of the `BSR` the formula compiles to there (slow
+/// on AMD). Summed over windows of values (Zen 3, default build): the same
+/// time on every shape, 0.4-0.7x `VarintSize64`'s; a predicted branch for
+/// values below 2^14 is faster only while it predicts (on all 1-byte
+/// values) and 3-4x slower on zigzag deltas of 1-5 bytes; a host's chain
+/// of range compares (quick-protobuf's `sizeof_varint`) is faster on small
+/// values and up to 6x slower on mixed lengths. To size a whole packed
+/// field, use [`encoded_len_sum`](crate::encoded_len_sum) (BENCHMARKS.md,
+/// "Single-value encodes and lengths").
 ///
 /// The pure functions of this crate are `#[must_use]`: dropping their
 /// result is a mistake the compiler points out.
@@ -355,12 +354,15 @@ pub fn encode_zigzag_to_slice<T: ZigZag>(value: T, out: &mut [u8]) -> usize {
 #[inline]
 #[must_use]
 pub fn encoded_len<T: VarInt>(value: T) -> usize {
-    encoded_len_u64(value.to_u64())
+    selected::encoded_len(value.to_u64())
 }
 
 /// [`encoded_len`] for `u64` as a `const fn`, for code that needs it in
 /// constant expressions (prost's `encoded_len_varint` and `key_len` are
-/// `const fn`); the same code.
+/// `const fn`): protobuf's `VarintSize64` formula itself, prost's code. A
+/// `const fn` cannot use inline assembly, so in baseline x86-64 builds its
+/// bit scan is `BSR` (up to twice [`encoded_len`]'s time on AMD CPUs);
+/// where no constant is needed, call [`encoded_len`].
 ///
 /// ```
 /// const KEY_LEN: usize = varint_turbo::encoded_len_u64(150 << 3);
@@ -370,11 +372,7 @@ pub fn encoded_len<T: VarInt>(value: T) -> usize {
 #[inline]
 #[must_use]
 pub const fn encoded_len_u64(value: u64) -> usize {
-    if value < 1 << 14 {
-        1 + (value >= 0x80) as usize
-    } else {
-        scalar::encoded_len(value)
-    }
+    scalar::encoded_len(value)
 }
 
 /// [`encoded_len`] for `u32` as a `const fn`; see [`encoded_len_u64`].

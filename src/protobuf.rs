@@ -858,7 +858,7 @@ fn put_packed_with<
 ) -> usize {
     use crate::bytes_ext::BufMutVarint;
     if let Some(bytes) = bools_as_bytes(values) {
-        let total = crate::encode::encoded_len_u64(bytes.len() as u64) + bytes.len();
+        let total = crate::encode::encoded_len(bytes.len() as u64) + bytes.len();
         if buf.remaining_mut() < total {
             no_room_for_packed(total, buf.remaining_mut());
         }
@@ -897,12 +897,12 @@ fn put_packed_with<
     // bounds nothing (`put_slice` checks every write); a wrong one would
     // only move the panic.
     let payload_len = encoded_len_packed_with(values, to_wire);
-    let total = crate::encode::encoded_len_u64(payload_len as u64) + payload_len;
+    let total = crate::encode::encoded_len(payload_len as u64) + payload_len;
     if buf.remaining_mut() < total {
         no_room_for_packed(total, buf.remaining_mut());
     }
     buf.put_varint(payload_len as u64);
-    let mut written = crate::encode::encoded_len_u64(payload_len as u64);
+    let mut written = crate::encode::encoded_len(payload_len as u64);
     let wire = WireForm {
         narrow,
         same_bits,

@@ -5,7 +5,8 @@
 //! **Shapes** ([`SHAPES`], fixed seeds, `u64` values as protobuf encodes
 //! them): all 1-byte; 95% 1-byte + 5% 2-byte; `int32` with 10% negatives
 //! (90% below 2^14, so mostly 2-byte; the negatives sign-extended to 10
-//! bytes); the protobuf-like mix; 8-byte timestamps (microseconds since
+//! bytes); the protobuf-like mix; zigzag deltas of 1-5 bytes (the prost
+//! harness's packed `sint64`); 8-byte timestamps (microseconds since
 //! 1970, about 2^50.6). Each is a pool of 2^20 values ([`POOL`]; 2^14 when
 //! the benchmarks run once as a check).
 //!
@@ -87,6 +88,26 @@ const SHAPES: &[Shape] = &[
         name: "mix",
         seed: 4004,
         draw: common::protobuf_mix,
+    },
+    Shape {
+        name: "sint64-deltas",
+        seed: 4006,
+        // The prost harness's packed `sint64` deltas: a random sign and a
+        // log-uniform magnitude below 2^32, zigzag-encoded (1-5 bytes,
+        // about evenly).
+        draw: |rng| {
+            let bits = rng.gen_range(0..=32u32);
+            let magnitude = match bits {
+                0 => 0,
+                _ => rng.gen_range(1i64 << (bits - 1)..1i64 << bits),
+            };
+            let value = if rng.gen_bool(0.5) {
+                magnitude
+            } else {
+                -magnitude
+            };
+            ((value << 1) ^ (value >> 63)) as u64
+        },
     },
     Shape {
         name: "ts8",
@@ -269,6 +290,22 @@ fn turbo_len_sum(values: &[u64]) -> usize {
     varint_turbo::encoded_len_sum(values)
 }
 
+/// `encoded_len`'s former form: a predicted branch below 2^14, else
+/// `VarintSize64`.
+#[inline(never)]
+fn branch_below_2_14_len(values: &[u64]) -> usize {
+    values
+        .iter()
+        .map(|&value| {
+            if value < 1 << 14 {
+                1 + usize::from(value >= 0x80)
+            } else {
+                peers::prost_len(value)
+            }
+        })
+        .sum()
+}
+
 /// protobuf C++'s `VarintSize64` (prost's `encoded_len_varint`).
 #[inline(never)]
 fn prost_len(values: &[u64]) -> usize {
@@ -382,6 +419,7 @@ fn append() -> Vec<(&'static str, Run)> {
 
 const LENGTHS: &[(&str, Run)] = &[
     ("encoded_len", Run::Len(turbo_len)),
+    ("branch below 2^14", Run::Len(branch_below_2_14_len)),
     ("VarintSize64", Run::Len(prost_len)),
     ("host chain", Run::Len(host_len)),
     ("quick-protobuf", Run::Len(quick_protobuf_len)),

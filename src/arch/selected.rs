@@ -170,6 +170,24 @@ cfg_if::cfg_if! {
     }
 }
 
+cfg_if::cfg_if! {
+    if #[cfg(all(
+        target_arch = "x86_64",
+        not(target_feature = "lzcnt"),
+        not(varint_turbo_force_scalar)
+    ))] {
+        /// Bytes of the varint of `value`: the formula on the `LZCNT`
+        /// encoding, which needs no run-time check
+        /// (`arch::x86_64::lzcnt`), instead of the `BSR` it compiles to.
+        pub(crate) use crate::arch::x86_64::lzcnt::encoded_len;
+    } else {
+        /// Bytes of the varint of `value`: the portable formula, whose bit
+        /// scan is one instruction here (`lzcnt`, `clz`, ...), and which the
+        /// compiler vectorizes in loops where the target has a vector form.
+        pub(crate) use crate::arch::scalar::encoded_len;
+    }
+}
+
 /// The name of the kernel the single-value functions ([`decode`](crate::decode),
 /// [`encode`](crate::encode), ...) run on this CPU: `"scalar"` or `"bmi2"`.
 /// Fixed at compile time except in builds with BMI2 for an unknown CPU

@@ -184,7 +184,10 @@ pub fn encode_to_slice<T: SignedLeb128>(value: T, out: &mut [u8]) -> usize {
 #[inline]
 #[must_use]
 pub fn encoded_len<T: SignedLeb128>(value: T) -> usize {
-    kernels::encoded_len(value.to_i64())
+    // The unsigned length of the zigzag form (see `kernels::encoded_len`),
+    // on the run-time `LZCNT` of the unsigned `encoded_len`.
+    let value = value.to_i64();
+    crate::arch::selected::encoded_len(((value << 1) ^ (value >> 63)) as u64)
 }
 
 /// Decodes consecutive signed varints from the start of `input` into `out`

@@ -4,6 +4,8 @@
 //!   `PEXT`/`PDEP`) on the scalar control flow;
 //! * [`ssse3`]: the single-value SSSE3 kernels, and the SSSE3 bulk decoder
 //!   and encoder;
+//! * `lzcnt`: `encoded_len` on the `LZCNT` encoding where the build does
+//!   not enable `lzcnt` (right whether the CPU runs it as `LZCNT` or `BSR`);
 //! * `sse2`: the summed encoded lengths of 64-bit values (the x86-64
 //!   baseline, so chosen at compile time);
 //! * `avx2`: the bulk decoder, encoder and sizing kernels of
@@ -26,6 +28,8 @@ pub(crate) mod avx512;
 pub(crate) mod bmi1;
 pub mod bmi2;
 pub(crate) mod grid_decode;
+#[cfg(all(not(target_feature = "lzcnt"), not(varint_turbo_force_scalar)))]
+pub(crate) mod lzcnt;
 pub(crate) mod sse2;
 pub mod ssse3;
 
