@@ -13,7 +13,9 @@ name `prost`, so prost's own tests and doc tests build unchanged):
                     loop (what prost can do without varint-turbo)
     prost-vt        decode_varint / encode_varint / encoded_len_varint call
                     varint-turbo's BufVarint::get_varint::<u64> /
-                    BufMutVarint::put_varint / encoded_len_u64; packed
+                    BufMutVarint::put_varint / encoded_len_u64 (const); its
+                    non-const callers (all but key_len) call
+                    encoded_len_varint_fast (varint-turbo's encoded_len); packed
                     elements, keys and length prefixes are read with
                     decode::<u64> (decode_varint_compact)
     prost-vt-bulk   prost-vt plus packed varint fields through
@@ -125,9 +127,32 @@ ENCODED_LEN_OLD = """pub const fn encoded_len_varint(value: u64) -> usize {
 }"""
 
 ENCODED_LEN_NEW = """pub const fn encoded_len_varint(value: u64) -> usize {
-    // [prost-harness vt] varint-turbo's `const fn encoded_len_u64`.
+    // [prost-harness vt] varint-turbo's `const fn encoded_len_u64` (prost's
+    // formula): this function is public and `const`, so it stays both.
     ::varint_turbo::encoded_len_u64(value)
+}
+
+/// [prost-harness vt] The length of a varint for prost's own callers, which
+/// need no constant: varint-turbo's `encoded_len` (in baseline x86-64
+/// builds its leading-zero count comes from the `LZCNT` encoding, where the
+/// `const fn` compiles to `BSR`).
+#[inline]
+pub fn encoded_len_varint_fast(value: u64) -> usize {
+    ::varint_turbo::encoded_len(value)
 }"""
+
+# prost's non-`const` callers of `encoded_len_varint` (every one but
+# `key_len`, a `const fn`) call `encoded_len_varint_fast` in vt and vt-bulk:
+# file -> (how many calls the file has in vt, in vt-bulk). vt-bulk's own
+# edits replace two of encoding.rs's packed sums. `key_len`'s call is put
+# back by an exact edit afterwards.
+FAST_LENGTH_CALLS = {
+    "src/encoding.rs": (12, 10),
+    "src/message.rs": (2, 2),
+    "src/encoding/length_delimiter.rs": (2, 2),
+}
+KEY_LEN_FAST = "pub const fn key_len(tag: u32) -> usize {\n    encoded_len_varint_fast((tag << 3) as u64)\n}"
+KEY_LEN_CONST = "pub const fn key_len(tag: u32) -> usize {\n    encoded_len_varint((tag << 3) as u64)\n}"
 
 DECODE_OLD = """#[inline]
 pub fn decode_varint(buf: &mut impl Buf) -> Result<u64, DecodeError> {
@@ -352,9 +377,15 @@ def source_edits(variant):
             ("src/encoding.rs", "vt: merge_loop's length through decode_varint_compact",
              "    let len = decode_varint(buf)?;\n    let remaining = buf.remaining();",
              "    let len = decode_varint_compact(buf)?;\n    let remaining = buf.remaining();"),
-            ("src/encoding.rs", "vt: decode_varint_compact export",
+            ("src/encoding.rs", "vt: decode_varint_compact and encoded_len_varint_fast export",
              "pub use varint::{decode_varint, encode_varint, encoded_len_varint};",
-             "pub use varint::{decode_varint, decode_varint_compact, encode_varint, encoded_len_varint};"),
+             "pub use varint::{\n    decode_varint, decode_varint_compact, encode_varint, encoded_len_varint,\n    encoded_len_varint_fast,\n};"),
+            ("src/message.rs", "vt: encoded_len_varint_fast import",
+             "use crate::encoding::varint::{encode_varint, encoded_len_varint};",
+             "use crate::encoding::varint::{encode_varint, encoded_len_varint_fast};"),
+            ("src/encoding/length_delimiter.rs", "vt: encoded_len_varint_fast import",
+             "use crate::encoding::varint::{decode_varint, encode_varint, encoded_len_varint};",
+             "use crate::encoding::varint::{decode_varint, encode_varint, encoded_len_varint_fast};"),
         ]
     if variant == "vt":
         edits.append(("src/encoding.rs", "vt: packed merge_repeated", MERGE_REPEATED_OLD, MERGE_REPEATED_VT))
@@ -401,6 +432,17 @@ def make_variant(src, variant):
     for rel, what, old, new in source_edits(variant):
         text = files[rel].decode()
         files[rel] = replace_once(text, old, new, f"{name}: {rel}: {what}").encode()
+    if variant in ("vt", "vt-bulk"):
+        for rel, counts in FAST_LENGTH_CALLS.items():
+            text = files[rel].decode()
+            want = counts[variant == "vt-bulk"]
+            found = text.count("encoded_len_varint(")
+            if found != want:
+                raise EditError(f"edit '{name}: {rel}: calls of encoded_len_varint': expected {want}, found {found}")
+            text = text.replace("encoded_len_varint(", "encoded_len_varint_fast(")
+            if rel == "src/encoding.rs":
+                text = replace_once(text, KEY_LEN_FAST, KEY_LEN_CONST, f"{name}: {rel}: key_len stays const")
+            files[rel] = text.encode()
     return files
 
 
