@@ -32,7 +32,7 @@
 //! |---|---|---|---|
 //! | one value from `&[u8]` | [`decode`], [`decode_zigzag`]; [`decode_len`] (its length only) | [`decode_wrapping`], [`decode_zigzag_wrapping`] | the value and the bytes it took |
 //! | a parse loop over `&[u8]` | [`SliceReader::read`], [`SliceReader::read_zigzag`] | [`SliceReader::read_wrapping`], [`SliceReader::read_zigzag_wrapping`] | no slice or length to keep; an error leaves the position on the bad varint |
-//! | write one value | [`encode_to_slice`], [`encode_to_vec`], [`encode_zigzag_to_vec`], [`encode`] (into a 16-byte array); [`encoded_len`] | | shortest form |
+//! | write one value | [`encode_to_slice`], [`encode_to_uninit`], [`encode_to_vec`], [`encode_zigzag_to_vec`], [`encode`] (into a 16-byte array); [`encoded_len`] | | shortest form |
 //! | whole buffers (a packed field) | [`decode_slice`], [`decode_all`], [`decode_slice_zigzag`], [`count_varints`]; [`encode_slice`], [`encode_slice_into`], [`encoded_len_sum`] | | SIMD, backend chosen at run time, once |
 //! | protobuf fields | [`protobuf::int32::decode`] and the other types' modules (the varint read as `u64`, then truncated to the type as protobuf parsers do), [`protobuf::FieldKey`]; [`protobuf::int32::decode_packed`], [`protobuf::int32::encode_packed`], `put_packed` (feature `bytes`) | | one module per scalar type |
 //! | Avro `int`/`long` | [`avro::decode_int`], [`avro::decode_long`], [`avro::encode_long`]; [`avro::decode_long_array`], [`avro::encode_long_array`] | [`decode_zigzag_wrapping::<i64>`](decode_zigzag_wrapping) (apache-avro's `long`) | |
@@ -236,8 +236,8 @@ pub use decode::{
     decode_zigzag_wrapping,
 };
 pub use encode::{
-    encode, encode_to_slice, encode_unchecked, encode_with, encode_zigzag, encode_zigzag_to_slice,
-    encoded_len, encoded_len_u32, encoded_len_u64,
+    encode, encode_to_slice, encode_to_uninit, encode_unchecked, encode_with, encode_zigzag,
+    encode_zigzag_to_slice, encoded_len, encoded_len_u32, encoded_len_u64,
 };
 #[cfg(feature = "alloc")]
 pub use encode::{encode_to_vec, encode_zigzag_to_vec};

@@ -960,3 +960,45 @@ fn encode_with_hands_over_encodes_bytes() {
         one::<usize>(value);
     }
 }
+
+/// `encode_to_uninit` writes exactly `encode`'s varint into windows of
+/// every length around it (the kernel's stores where the window has room
+/// for them, the copy where not), leaves the window's bytes past
+/// `stored_bytes` alone, and panics where the varint does not fit, as
+/// `encode_to_slice` does.
+#[test]
+fn encode_to_uninit_writes_encodes_bytes() {
+    use std::mem::MaybeUninit;
+    fn one<T: TestInt>(wide: u64) {
+        let value = T::from_u64_wrapping(wide);
+        let (bytes, len) = varint_turbo::encode(value);
+        let len = usize::from(len);
+        for room in len..=18 {
+            // Filled with a marker first, so that what is written shows.
+            let mut window = [MaybeUninit::new(0xa5u8); 18];
+            let written = varint_turbo::encode_to_uninit(value, &mut window[..room]);
+            assert_eq!(written, len, "{} {wide:#x} in {room}", T::NAME);
+            // SAFETY: every byte of `window` was initialized (the marker or
+            // the encoder's writes).
+            let seen: Vec<u8> = window.iter().map(|b| unsafe { b.assume_init() }).collect();
+            assert_eq!(seen[..len], bytes[..len], "{} {wide:#x} in {room}", T::NAME);
+            // Nothing written past `room`, and past the varint only zeros.
+            assert!(seen[room..].iter().all(|&b| b == 0xa5));
+            assert!(seen[len..room].iter().all(|&b| b == 0 || b == 0xa5));
+        }
+        for room in 0..len {
+            let mut window = [MaybeUninit::<u8>::uninit(); 18];
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                varint_turbo::encode_to_uninit(value, &mut window[..room])
+            }));
+            assert!(result.is_err(), "{} {wide:#x} in {room}: no panic", T::NAME);
+        }
+    }
+    for value in boundary_values() {
+        one::<u8>(value);
+        one::<u16>(value);
+        one::<u32>(value);
+        one::<u64>(value);
+        one::<usize>(value);
+    }
+}
