@@ -276,7 +276,6 @@ pub unsafe fn encode_unchecked<T: VarInt>(value: T, ptr: *mut u8) -> usize {
     unsafe { store_unchecked(value, ptr) }
 }
 
-#[cfg(any(feature = "bytes", feature = "alloc"))]
 /// How many bytes [`store_unchecked`] writes for `T`: 10 for 64-bit types,
 /// whose varints reach 10 bytes, 8 for the others (at most 5 bytes).
 #[inline(always)]
