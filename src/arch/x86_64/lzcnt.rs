@@ -10,7 +10,9 @@
 //! bytes; BENCHMARKS.md, "Single-value encodes and lengths"). `LZCNT`
 //! takes one cycle. Its encoding is `BSR` with an `F3` prefix, and CPUs
 //! without `LZCNT` (Intel before Haswell; every AMD CPU since K10 has it)
-//! run it as `BSR` (Intel SDM vol. 2A, LZCNT; AMD APM vol. 3, LZCNT).
+//! run it as `BSR` (Intel SDM vol. 2A, LZCNT; AMD APM vol. 3, LZCNT), the
+//! prefix ignored, as compilers rely on when they emit `TZCNT` (`rep bsf`)
+//! for generic x86-64.
 //! On a nonzero input the two answers mirror each other: `LZCNT` gives
 //! `63 - log2`, `BSR` gives `log2`. The same instruction on the input 1
 //! gives 63 or 0, and `log2` is the first answer xor the second, on either
