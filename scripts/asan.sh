@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the whole test suite (lib unit tests, every tests/*.rs including the
-# guarded-page tests and the fuzz-corpus replay, and the doctests) under
+# Runs the whole test suite (lib unit tests, every integration test binary:
+# tests/suite/ with the fuzz-corpus replay, the guarded-page tests of
+# tests/page_guard.rs and the others; and the doctests) under
 # AddressSanitizer:
 #
 #   RUSTFLAGS=-Zsanitizer=address cargo +nightly test --all-features --target x86_64-unknown-linux-gnu
@@ -15,7 +16,7 @@
 # tables only, which makes the instrumented suite several times faster
 # than unoptimized code (ASan's own recommendation is -O1 or more).
 #
-# Usage: scripts/asan.sh [extra cargo test args, e.g. --test bulk]
+# Usage: scripts/asan.sh [extra cargo test args, e.g. --test suite bulk::]
 # Needs rustup's nightly toolchain; x86_64 Linux only.
 set -euo pipefail
 

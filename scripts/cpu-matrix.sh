@@ -4,7 +4,8 @@
 # (`Ssse3::new`, `Bmi2::new`, `pdep_is_fast`) answers right on each.
 #
 # Part 1: one baseline (x86-64, no target-cpu) build of every test binary
-#   (lib unit tests + tests/*.rs; doctests are left out: rustdoc runs them
+#   (lib unit tests, tests/suite/ (most integration tests, one binary),
+#   tests/*.rs and tests/peers/; doctests are left out: rustdoc runs them
 #   itself and they cannot be pointed at qemu this way): the build of
 #   `cargo test --all-features`, reused (see Cargo.toml's test profile), run
 #     * under qemu-user  -cpu qemu64     SSE2 only          -> scalar
@@ -13,15 +14,15 @@
 #     * under qemu-user  -cpu EPYC-Rome  BMI2, AMD fam 0x17 -> scalar,ssse3,bmi2, PDEP slow
 #     * natively, expectations read from /proc/cpuinfo.
 #   Each run gets VARINT_TURBO_EXPECT_BACKENDS / _PDEP_FAST / _SINGLE_BACKEND /
-#   _BULK_BACKEND (checked by tests/backends_ran.rs and tests/bulk.rs),
-#   which tests/backends_ran.rs checks. Before each run a tiny probe program
+#   _BULK_BACKEND (checked by tests/suite/backends_ran.rs and tests/suite/bulk.rs),
+#   which tests/suite/backends_ran.rs checks. Before each run a tiny probe program
 #   (compiled here with plain rustc, independent of the crate) checks that
 #   the CPU model really reports the vendor/family/features we expect, so a
 #   qemu surprise is told apart from a bug in the crate.
 # Part 2 (the native-opt row, built as part 3's rows are): -C target-cpu=native
 #   and --features native-optimizations, the whole suite natively (doctests
 #   included), expecting single_value_backend() == "bmi2" iff PDEP is fast
-#   here, with VARINT_TURBO_EXHAUSTIVE=full (tests/exhaustive.rs checks all
+#   here, with VARINT_TURBO_EXHAUSTIVE=full (tests/suite/exhaustive.rs checks all
 #   3-byte inputs, not the debug subset). This is also the matrix's `-C
 #   target-cpu=native` build: on this machine native-optimizations adds no
 #   cfg unless PDEP is microcoded.
@@ -61,7 +62,7 @@
 #           unoptimized code is another 10x: with unoptimized binaries the
 #           four qemu rows took ~20 min of CPU, with these ~2. After
 #           `cargo test --all-features`, part 1 builds nothing.
-#       release: `--release`; tests/exhaustive.rs then checks its full
+#       release: `--release`; tests/suite/exhaustive.rs then checks its full
 #           3-byte input space (much slower under qemu).
 #   CPU_MATRIX_TIMEOUT=SECONDS        per test binary and CPU (default 900)
 #   CPU_MATRIX_ALL_QEMU=1             the x86-64-v3 row also under qemu Haswell
@@ -264,7 +265,7 @@ count_results() {
     echo "$passed $failed $ignored"
 }
 
-# The line tests/backends_ran.rs writes: "available [...] ... pdep_is_fast() = X".
+# The line tests/suite/backends_ran.rs writes: "available [...] ... pdep_is_fast() = X".
 reported_backends() {
     local line
     # Not anchored: libtest may have printed "test name ... " before it on the line.
@@ -380,7 +381,7 @@ fi
 # name | RUSTFLAGS | /proc/cpuinfo flags it needs | single backend | bulk | backends | doctests | features
 PART3_ROWS=(
     # Part 2: -C target-cpu=native + native-optimizations, the whole suite
-    # (doctests included) with VARINT_TURBO_EXHAUSTIVE=full (tests/exhaustive.rs
+    # (doctests included) with VARINT_TURBO_EXHAUSTIVE=full (tests/suite/exhaustive.rs
     # checks all 2^24 3-byte inputs, not the debug subset): single_value_backend()
     # is "bmi2" iff PDEP is fast here.
     "native-opt|-C target-cpu=native||$NATIVE_SINGLE|$NATIVE_BULK|$NATIVE_BACKENDS|yes|--features=bytes,native-optimizations"

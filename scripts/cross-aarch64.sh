@@ -70,7 +70,7 @@ export AR_aarch64_unknown_linux_gnu=aarch64-linux-gnu-ar
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$PWD/target/cross-aarch64}
 unset RUSTFLAGS
 
-# What tests/backends_ran.rs and tests/bulk.rs must find on aarch64.
+# What tests/suite/backends_ran.rs and tests/suite/bulk.rs must find on aarch64.
 export VARINT_TURBO_EXPECT_BACKENDS=scalar,neon
 export VARINT_TURBO_EXPECT_PDEP_FAST=false
 export VARINT_TURBO_EXPECT_SINGLE_BACKEND=scalar

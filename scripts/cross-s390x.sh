@@ -66,7 +66,7 @@ export CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_RUNNER="qemu-s390x -L /usr/s390x-lin
 export CC_s390x_unknown_linux_gnu=s390x-linux-gnu-gcc
 unset RUSTFLAGS RUSTDOC
 
-# What tests/backends_ran.rs and tests/bulk.rs must find there: only scalar.
+# What tests/suite/backends_ran.rs and tests/suite/bulk.rs must find there: only scalar.
 export VARINT_TURBO_EXPECT_BACKENDS=scalar
 export VARINT_TURBO_EXPECT_PDEP_FAST=false
 export VARINT_TURBO_EXPECT_SINGLE_BACKEND=scalar

@@ -34,7 +34,7 @@
 #
 # Built with rustc 1.85, the crate leaves the AVX-512 backend out (the
 # build script's cfg `varint_turbo_avx512` needs rustc 1.89): the tests
-# check that Backend::Avx512Vbmi2 is then unsupported (tests/bulk.rs), and
+# check that Backend::Avx512Vbmi2 is then unsupported (tests/suite/bulk.rs), and
 # on an AVX-512 machine the bulk API runs AVX2.
 #
 # Cargo.toml's test profile: no debug info, and opt-level 2 for this crate
@@ -108,16 +108,19 @@ fi
 # Cargo.toml's test profile (opt-level 2 for this crate and the property
 # tests' generators, no debug info); with --no-run (CI), unoptimized, which
 # compiles faster, and then the tests of what the compiler version decides
-# run: the unit tests, tests/census.rs (AVX-512 compiled out before rustc
-# 1.89), tests/backends_ran.rs and tests/build_script.rs.
+# run: the unit tests, tests/suite/census.rs (AVX-512 compiled out before
+# rustc 1.89), tests/suite/backends_ran.rs (both modules of the `suite`
+# binary, picked by filter) and tests/build_script.rs.
 PROFILE_ARGS=()
 BUILD_ONLY=false
 for arg in "$@"; do [[ $arg == --no-run ]] && BUILD_ONLY=true; done
 $BUILD_ONLY && PROFILE_ARGS=(--config 'profile.test.opt-level=0')
 T0=$SECONDS
 if ! "$CARGO" test --all-features --locked "${PROFILE_ARGS[@]}" "$@" ||
-    { $BUILD_ONLY && ! "$CARGO" test --all-features --locked "${PROFILE_ARGS[@]}" \
-        --lib --test census --test backends_ran --test build_script; }; then
+    { $BUILD_ONLY && ! { "$CARGO" test --all-features --locked "${PROFILE_ARGS[@]}" \
+        --lib --test build_script &&
+        "$CARGO" test --all-features --locked "${PROFILE_ARGS[@]}" \
+            --test suite -- census:: backends_ran::; }; }; then
     if ! "$CARGO" metadata --locked --format-version 1 >/dev/null 2>&1; then
         echo "msrv: .ci/msrv/Cargo.lock does not fit Cargo.toml; run: bash scripts/msrv.sh --update-lockfile" >&2
     fi

@@ -14,8 +14,10 @@
 #      the README that the doc tests include) is in the package. The
 #      integration and doc tests are not run again: they are step 1 of
 #      .ci/run on the same sources, and no test reads a file at run time
-#      (tests/fuzz_corpus.rs, which does, is left out of the package), so
-#      a package that builds them holds what they need. Running them here
+#      but tests/suite/fuzz_corpus.rs, which replays fuzz/corpus/ (cargo
+#      never packages the nested fuzz/ package; without it the replay says
+#      so and checks nothing), so a package that builds them holds what
+#      they need. Running them here
 #      again took 4-8 minutes of a CI run that must stay under 30;
 #   4. prints the package's file count and size.
 # Both cargo runs share the repository's target directory, so the

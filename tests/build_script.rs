@@ -1,6 +1,6 @@
 //! The build script's pure parts, compiled here as a module: its parser of
 //! `rustc --version`, on which the AVX-512 backend depends (1.89 or later;
-//! tests/census.rs checks the outcome against the compiler that built the
+//! tests/suite/census.rs checks the outcome against the compiler that built the
 //! tests).
 
 #[path = "../build.rs"]

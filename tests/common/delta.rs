@@ -1,4 +1,4 @@
-//! The oracle of the `delta` module (tests/delta.rs, tests/page_guard.rs
+//! The oracle of the `delta` module (tests/suite/delta.rs, tests/page_guard.rs
 //! and the fuzz target `delta`, which includes this file through
 //! `fuzz/src/lib.rs`): every bulk backend and the API against an
 //! independent reference built here from repeated `reference_decode`s of

@@ -1,7 +1,7 @@
 //! The differential oracle of the fuzz targets (`fuzz/fuzz_targets/*.rs`),
 //! which include this file through `fuzz/src/lib.rs`, and of the tests that
 //! replay the committed fuzz corpus and the crash regressions
-//! (`tests/fuzz_corpus.rs`). One function per fuzz target takes the raw
+//! (`tests/suite/fuzz_corpus.rs`). One function per fuzz target takes the raw
 //! fuzzer bytes; everything it compares against is the independent
 //! reference of `super` (`reference_decode`, `reference_encode`, ...).
 //!

@@ -1,6 +1,6 @@
 //! The oracle of fuzz target `ecosystem` (`fuzz/fuzz_targets/ecosystem.rs`)
-//! and of the tests that replay its corpus (`tests/fuzz_corpus.rs`) or feed
-//! it arbitrary bytes (`tests/robustness.rs`): the modules built on the
+//! and of the tests that replay its corpus (`tests/suite/fuzz_corpus.rs`) or feed
+//! it arbitrary bytes (`tests/suite/robustness.rs`): the modules built on the
 //! single-value and bulk APIs, checked against those APIs (themselves
 //! checked against the reference by the other targets) and against the
 //! reference where one is at hand.

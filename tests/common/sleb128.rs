@@ -1,7 +1,7 @@
 //! The signed LEB128 oracle (the `sleb128` module): a reference decoder and
 //! encoder written from WebAssembly's rules as byte loops on `i128`, using
 //! nothing from the crate but [`DecodeError`]'s names, and the checks that
-//! compare every single-value and bulk path with them (tests/sleb128.rs,
+//! compare every single-value and bulk path with them (tests/suite/sleb128.rs,
 //! tests/page_guard.rs' signed section, the `sleb128` fuzz target).
 
 use super::differential::{

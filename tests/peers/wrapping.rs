@@ -2,7 +2,7 @@
 //! of the host crates (protobuf C++, Java Avro, apache-avro,
 //! quick-protobuf): a varint of at most 10 bytes, cut to the type's width.
 //! Every 1- and 2-byte input (and the structured 3-byte ones) is checked
-//! against the test-side reference by `tests/exhaustive.rs` through
+//! against the test-side reference by `tests/suite/exhaustive.rs` through
 //! `common::check_decode`; this file adds the cases that only the wrapping
 //! rule has (long varints into narrow types, a 10th byte of 0x02..=0x7f)
 //! and quick-protobuf's own readers as a second oracle. quick-protobuf is

@@ -11,7 +11,7 @@
 //! value's 9 bytes and zeroes `out[9]` (the second value's 10 bytes do not
 //! fit the 9 left), and `[1u32]` into 16 bytes zeroes `out[1..8]`. Every
 //! bulk encoder has this contract (the SIMD ones store whole vectors);
-//! `tests/bulk.rs`, `bulk_encoders_write_whole_varints_and_only_inside_out`,
+//! `tests/suite/bulk.rs`, `bulk_encoders_write_whole_varints_and_only_inside_out`,
 //! pins it on every backend. Storing only the varint's bytes would cost
 //! the direct path its single word store per value.
 

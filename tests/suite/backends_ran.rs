@@ -10,8 +10,7 @@
 //! * `VARINT_TURBO_EXPECT_PDEP_FAST`: `true` or `false`.
 //! * `VARINT_TURBO_EXPECT_SINGLE_BACKEND`: `scalar` or `bmi2`.
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::io::Write;

@@ -2,8 +2,7 @@
 //! against the reference of `common` on arbitrary inputs, and encode/decode
 //! round trips for every type.
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use common::*;
 use proptest::prelude::*;

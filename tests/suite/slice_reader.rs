@@ -7,8 +7,7 @@
 //! one, at every distance from the end, so that a read outside the slice
 //! faults.
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use common::differential::check_slice_reader_walk;
 use common::{reference_encode, xorshift};

@@ -6,8 +6,7 @@
 //! and block sizes, wrapping sums, and malformed varints at every kind of
 //! position (values, bytes consumed, error kind, index and offset).
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use common::delta::{check_delta_decodes, check_delta_encodes, reference_sums, TestDelta};
 use common::differential::bulk_backends;

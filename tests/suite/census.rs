@@ -7,8 +7,7 @@
 //! With `--cfg varint_turbo_force_scalar` every SIMD backend must be
 //! unsupported.
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use std::io::Write;
 

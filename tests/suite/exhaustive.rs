@@ -3,8 +3,7 @@
 //! error case, alignment and trailing bytes, `decode_unchecked`,
 //! `encode_to_slice`'s panics, and zigzag.
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use std::time::Instant;
 

@@ -2,19 +2,18 @@
 //! CPU supports must give the same values, counts, bytes consumed and
 //! errors (kind, index, offset) as repeated `reference_decode`.
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use common::differential::{check_decode_slice, check_decode_slice_zigzag};
 use common::*;
 use proptest::prelude::*;
 use varint_turbo::{Backend as Bulk, DecodeError};
 
-const PACKED: &str = include_str!("data/packed.tsv");
+const PACKED: &str = include_str!("../data/packed.tsv");
 
 /// The bulk backends that must run here: every one the CPU supports.
 /// Fails if the crate's list differs from what the CPU's raw CPUID calls for
-/// (see `common::cpuid`; the census test, tests/census.rs, says which).
+/// (see `common::cpuid`; the census test, tests/suite/census.rs, says which).
 fn bulk_backends() -> Vec<Bulk> {
     differential::bulk_backends()
 }

@@ -1,8 +1,7 @@
 //! The `std::io` extension traits (`ReadVarint`, `WriteVarint`) against the
 //! slice API and the vectors of `tests/data`.
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use std::io::{self, BufRead, BufReader, Cursor, Read};
 
@@ -116,7 +115,7 @@ fn check_read_buffered<T: TestInt>(input: &[u8]) {
 
 #[test]
 fn single_vectors_read_like_decode() {
-    let rows = tsv_rows(include_str!("data/single.tsv"), 3);
+    let rows = tsv_rows(include_str!("../data/single.tsv"), 3);
     assert!(rows.len() > 1000);
     for (_, fields) in rows {
         let input = unhex(fields[1]);
@@ -516,7 +515,7 @@ fn reads_match_the_reference_at_every_length_and_chunking() {
         for_each_unsigned!(check_every_read(&input));
         for_each_signed!(check_zigzag(&input));
     }
-    let rows = tsv_rows(include_str!("data/single.tsv"), 3);
+    let rows = tsv_rows(include_str!("../data/single.tsv"), 3);
     for (_, fields) in rows {
         let input = unhex(fields[1]);
         check_every_read::<u64>(&input);

@@ -4,8 +4,7 @@
 //! errors and non-minimal encodings through every bulk backend, the
 //! encoders, and inputs and outputs placed against inaccessible pages.
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use common::differential::bulk_backends;
 use common::sleb128::*;
@@ -15,7 +14,7 @@ use varint_turbo::Backend as BulkBackend;
 use varint_turbo::DecodeError;
 
 /// Whether to check all 2^24 3-byte inputs (release builds, or
-/// `VARINT_TURBO_EXHAUSTIVE=full`), as tests/exhaustive.rs decides; else
+/// `VARINT_TURBO_EXHAUSTIVE=full`), as tests/suite/exhaustive.rs decides; else
 /// those whose first byte is one of 40 (every boundary byte and a stride).
 fn full_three_byte_space() -> bool {
     match std::env::var("VARINT_TURBO_EXHAUSTIVE") {

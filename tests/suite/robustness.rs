@@ -19,11 +19,10 @@
 //!   whatever count or length prefix the input claims.
 //!
 //! The allocation limits are measured with a counting global allocator
-//! (this test binary's own), per thread, so tests running in parallel do not
-//! disturb each other.
+//! (the whole `suite` binary's: see main.rs), per thread, so tests running
+//! in parallel, this module's or the others', do not disturb each other.
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

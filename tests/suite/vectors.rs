@@ -1,15 +1,14 @@
 //! The published test vectors of `tests/data` (Go protowire, Python protobuf
 //! / upb, fastavro; see `tests/data/README.md`) through every backend.
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use common::*;
 use varint_turbo::DecodeError;
 
-const SINGLE: &str = include_str!("data/single.tsv");
-const ENCODE: &str = include_str!("data/encode.tsv");
-const PACKED: &str = include_str!("data/packed.tsv");
+const SINGLE: &str = include_str!("../data/single.tsv");
+const ENCODE: &str = include_str!("../data/encode.tsv");
+const PACKED: &str = include_str!("../data/packed.tsv");
 
 // ---------------------------------------------------------------------------
 // single.tsv

@@ -4,8 +4,7 @@
 //! the buffer where the module documentation says.
 #![cfg(feature = "bytes")]
 
-#[macro_use]
-mod common;
+use crate::common;
 
 use bytes::{Buf, BytesMut};
 use common::*;
@@ -105,7 +104,7 @@ fn check_get_varint_every_split<T: TestInt>(input: &[u8]) {
 
 #[test]
 fn single_vectors_split_at_every_position() {
-    let rows = tsv_rows(include_str!("data/single.tsv"), 3);
+    let rows = tsv_rows(include_str!("../data/single.tsv"), 3);
     assert!(rows.len() > 1000);
     for (_, fields) in rows {
         let input = unhex(fields[1]);

@@ -2,7 +2,7 @@
 //! rows `avro_int` / `avro_long`), Avro's length limits, and arrays of
 //! longs: round trips in both block forms, every truncation, hostile counts.
 
-mod common;
+use crate::common;
 
 use common::*;
 use proptest::prelude::*;

@@ -2,7 +2,7 @@
 //! protowire wrote (`tests/data/encode.tsv`, `packed.tsv`), and its
 //! narrowing rules against conversions written out here.
 
-mod common;
+use crate::common;
 
 use common::*;
 use proptest::prelude::*;

@@ -6,7 +6,7 @@
 //! malformed element at every index, and `put_packed` into buffers that end
 //! at a guard page with every room around the field's size.
 
-mod common;
+use crate::common;
 
 use common::*;
 use varint_turbo::protobuf::{
