@@ -645,8 +645,9 @@ pub fn check_all_decodes<T: TestInt>(backends: &[Backend], input: &[u8]) {
 }
 
 /// `encode`, `encode_to_slice` (into a 16-byte buffer, an exact-size buffer
-/// and a 10-byte buffer) and `encoded_len` of `value` on every backend equal
-/// the reference encoding, and the encoding decodes back to `value`.
+/// and a 10-byte buffer) and `encoded_len` of `value` on every backend, and
+/// `encode_to_vec`, `encode_unchecked` and `encode_to_uninit`, equal the
+/// reference encoding, and the encoding decodes back to `value`.
 pub fn check_encode<T: TestInt>(backends: &[Backend], value: T) {
     let expected = reference_encode(value.as_u64());
     let n = expected.len();
@@ -699,6 +700,32 @@ pub fn check_encode<T: TestInt>(backends: &[Backend], value: T) {
         T::NAME,
         hex(&spare)
     );
+
+    // The writer into uninitialized room: an exact window, the 10 bytes of
+    // rust-protobuf's windows and a large one; the varint, then untouched
+    // or zero bytes, nothing written past `stored_bytes` (10).
+    for room in [n, 10, 32] {
+        let mut window = [core::mem::MaybeUninit::new(0xa5u8); 32];
+        let written = varint_turbo::encode_to_uninit(value, &mut window[..room]);
+        // SAFETY: every byte of `window` is initialized (the marker or the
+        // encoder's writes).
+        let seen: Vec<u8> = window.iter().map(|b| unsafe { b.assume_init() }).collect();
+        assert_eq!(
+            (written, &seen[..n]),
+            (n, &expected[..]),
+            "encode_to_uninit::<{}>({value:?}) in {room}",
+            T::NAME
+        );
+        assert!(
+            seen[n..room.max(n).min(10)]
+                .iter()
+                .all(|&b| b == 0xa5 || b == 0)
+                && seen[room.min(10).max(n)..].iter().all(|&b| b == 0xa5),
+            "encode_to_uninit::<{}>({value:?}) in {room} wrote past the varint: {}",
+            T::NAME,
+            hex(&seen)
+        );
+    }
 
     for &backend in backends {
         let name = backend.name();
