@@ -411,10 +411,10 @@ pub fn encode_zigzag_to_slice<T: ZigZag>(value: T, out: &mut [u8]) -> usize {
 /// as `BSR` too, instead of the `BSR` the formula compiles to there (slow
 /// on AMD). Summed over windows of values (Zen 3, default build): the same
 /// time on every shape, 0.4-0.7x `VarintSize64`'s; a predicted branch for
-/// values below 2^14 is faster only while it predicts (on all 1-byte
-/// values) and 3-4x slower on zigzag deltas of 1-5 bytes; a host's chain
-/// of range compares (quick-protobuf's `sizeof_varint`) is faster on small
-/// values and up to 6x slower on mixed lengths. To size a whole packed
+/// values below 2^14 ties it on all 1-byte values and takes 5-6x its time
+/// on zigzag deltas of 1-5 bytes; a host's chain of range compares
+/// (quick-protobuf's `sizeof_varint`) is up to 2x faster on all 1-byte
+/// values and up to 7.5x slower on mixed lengths. To size a whole packed
 /// field, use [`encoded_len_sum`](crate::encoded_len_sum) (BENCHMARKS.md,
 /// "Single-value encodes and lengths").
 ///
