@@ -290,6 +290,13 @@ fn turbo_len_sum(values: &[u64]) -> usize {
     varint_turbo::encoded_len_sum(values)
 }
 
+/// A packed `uint64` field's payload length: the protobuf module's sum,
+/// which prost's harness calls for packed 64-bit fields.
+#[inline(never)]
+fn turbo_len_packed(values: &[u64]) -> usize {
+    varint_turbo::protobuf::uint64::encoded_len_packed(values)
+}
+
 /// `encoded_len`'s former form: a predicted branch below 2^14, else
 /// `VarintSize64`.
 #[inline(never)]
@@ -425,6 +432,7 @@ const LENGTHS: &[(&str, Run)] = &[
     ("quick-protobuf", Run::Len(quick_protobuf_len)),
     ("integer-encoding", Run::Len(integer_encoding_len)),
     ("encoded_len_sum", Run::Len(turbo_len_sum)),
+    ("uint64::encoded_len_packed", Run::Len(turbo_len_packed)),
 ];
 
 const DECODES: &[(&str, Run)] = &[
