@@ -148,25 +148,11 @@ cfg_if::cfg_if! {
     } else if #[cfg(all(target_arch = "x86_64", not(varint_turbo_force_scalar)))] {
         /// The summed encoded lengths of `wire(value)` for 64-bit wire
         /// values (packed `int64`/`uint64`/`sint64` fields): in 32-bit SSE2
-        /// lanes, which every x86-64 CPU has. Where the build has `lzcnt`,
-        /// fields of fewer than [`SHORT_64_SUM`] values take the per-value
-        /// formula (five instructions there) instead of the kernel's
-        /// set-up.
+        /// lanes, which every x86-64 CPU has.
         #[inline(always)]
         pub(crate) fn encoded_len_64_sum<V: Copy>(values: &[V], wire: impl Fn(V) -> u64) -> usize {
-            if cfg!(target_feature = "lzcnt") && values.len() < SHORT_64_SUM {
-                return values.iter().map(|&value| scalar::encoded_len(wire(value))).sum();
-            }
             crate::arch::x86_64::sse2::encoded_len_64_sum(values, wire)
         }
-
-        /// Below this many values a build with `lzcnt` sums the formula
-        /// value by value: at 8 values the SSE2 kernel took 0.96-1.19x the
-        /// loop's time (`-C target-cpu=native`, Zen 3; prost's packed
-        /// 64-bit fields of 8: 1.21-1.29x prost's own loop), at 16
-        /// 0.66-1.08x, from 32 on 0.71-0.89x. Without `lzcnt` the formula
-        /// is `BSR` and the kernel wins from 8 values (0.87-0.91x).
-        const SHORT_64_SUM: usize = 16;
     } else {
         pub(crate) use crate::arch::scalar::sizes::encoded_len_64_sum_portable as encoded_len_64_sum;
     }
