@@ -226,9 +226,8 @@ fn encode_longer_to_uninit<T: VarInt>(value: T, out: &mut [MaybeUninit<u8>]) -> 
         return 2;
     }
     if out.len() >= stored_bytes::<T>() {
-        // SAFETY: `out` has room for the `stored_bytes::<T>()` bytes that
-        // `store_unchecked` writes (checked just above); writing
-        // uninitialized bytes is fine, and it initializes the first `len`.
+        // Writing uninitialized bytes is fine; it initializes the first `len`.
+        // SAFETY: `out` has the `stored_bytes::<T>()` bytes it writes (checked above).
         return unsafe { store_unchecked(value, out.as_mut_ptr().cast::<u8>()) };
     }
     let (bytes, len) = encode(value);

@@ -36,11 +36,11 @@ fn leading_zeros_or_bit_index(value: u64) -> u64 {
     let count: u64;
     // `lzcnt`/`bsr` set flags, which `asm!` assumes clobbered unless told
     // otherwise. `pure` + `nomem`: the same input gives the same output,
-    // so the compiler may hoist the call on a constant out of loops.
-    // SAFETY: the instruction only computes a register from a register
-    // (no memory, no stack). Every x86-64 CPU runs it, as `LZCNT` or as
-    // `BSR`; `BSR` leaves its output undefined only for 0, and `value` is
-    // nonzero (its callers pass `x | 1` or 1).
+    // so the compiler may hoist the call on a constant out of loops. Every
+    // x86-64 CPU runs the instruction, as `LZCNT` or as `BSR`; `BSR` leaves
+    // its output undefined only for 0, and `value` is nonzero (its callers
+    // pass `x | 1` or 1).
+    // SAFETY: register to register only (no memory, no stack), on any CPU.
     unsafe {
         core::arch::asm!(
             "lzcnt {count}, {value}",
