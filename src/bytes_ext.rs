@@ -391,12 +391,39 @@ pub trait BufMutVarint: BufMut {
     fn put_varints<T: VarInt>(&mut self, values: &[T]) -> usize {
         let total = crate::bulk::encoded_len_sum(values);
         ensure_room(self, total);
-        let mut staging = [0u8; PUT_STAGING_BYTES];
         let mut rest = values;
         let mut written = 0;
         while !rest.is_empty() {
-            let (encoded, len) = crate::bulk::encode_slice_into(rest, &mut staging);
-            self.put_slice(&staging[..len]);
+            let chunk = self.chunk_mut();
+            let (at, room) = (chunk.as_mut_ptr(), chunk.len());
+            if room >= PUT_STAGING_BYTES {
+                // A long chunk (a `Vec`'s or `BytesMut`'s spare capacity):
+                // in place, as many as fit.
+                // The chunk's `room` bytes are writable; the encoder writes
+                // only initialized bytes, as `UninitSlice` requires.
+                // SAFETY: so they can be lent to it as `MaybeUninit<u8>`.
+                let chunk = unsafe { core::slice::from_raw_parts_mut(at.cast(), room) };
+                let (encoded, len) = crate::bulk::encode_slice_to_uninit(rest, chunk);
+                // The encoder writes inside its slice (checked: the advance
+                // relies on it).
+                assert!(len <= room, "the bulk encoder wrote past its room");
+                // SAFETY: it initialized the first `len` bytes of the chunk.
+                unsafe { self.advance_mut(len) };
+                written += len;
+                rest = &rest[encoded..];
+                if encoded > 0 {
+                    continue;
+                }
+            }
+            // A short chunk: through the stack and `put_slice`.
+            let mut staging = [core::mem::MaybeUninit::<u8>::uninit(); PUT_STAGING_BYTES];
+            let (encoded, len) = crate::bulk::encode_slice_to_uninit(rest, &mut staging);
+            // SAFETY: the encoder initialized the first `len` (<= its slice's
+            // length, checked by `min`) bytes of `staging`.
+            let bytes = unsafe {
+                core::slice::from_raw_parts(staging.as_ptr().cast::<u8>(), len.min(staging.len()))
+            };
+            self.put_slice(bytes);
             written += len;
             rest = &rest[encoded..];
         }

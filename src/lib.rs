@@ -224,7 +224,7 @@ mod zigzag;
 pub use arch::single_value_backend;
 pub use bulk::{
     count_varints, decode_slice, decode_slice_zigzag, detected_backend, encode_slice_into,
-    encode_slice_zigzag_into, encoded_len_sum, Backend,
+    encode_slice_to_uninit, encode_slice_zigzag_into, encoded_len_sum, Backend,
 };
 #[cfg(feature = "alloc")]
 pub use bulk::{decode_all, decode_all_zigzag, encode_slice, encode_slice_zigzag};

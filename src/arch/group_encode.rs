@@ -27,7 +27,9 @@
 //! never past `out`. So results are those of the scalar encoder for every
 //! input and output size.
 
+use crate::arch::window::UninitWindow;
 use crate::varint::VarInt;
+use core::mem::MaybeUninit;
 
 /// Values per step (four 32-bit lanes).
 pub(crate) const GROUP: usize = 4;
@@ -101,7 +103,8 @@ pub(crate) static TOTALS: [u8; 256] = {
 
 /// Encodes as many of `values` as fit, whole, into `out`; returns (values
 /// encoded, bytes written), exactly as the scalar bulk encoder. Bytes of
-/// `out` after the written ones may be overwritten.
+/// `out` after the written ones may be overwritten. `out` may be
+/// uninitialized: the steps and the encoders store only computed bytes.
 ///
 /// `step(group, window)` encodes four values if all are below
 /// [`LANE_LIMIT`]: it stores 16 bytes into `window` and returns the bytes
@@ -117,10 +120,10 @@ pub(crate) static TOTALS: [u8; 256] = {
 #[inline(always)]
 pub(crate) fn encode_slice_into<T: VarInt>(
     values: &[T],
-    out: &mut [u8],
-    step: impl Fn(&[T; GROUP], &mut [u8; 16]) -> Option<usize>,
-    encode_one: impl Fn(T, &mut [u8; 16]) -> usize,
-    encode_rest: impl Fn(&[T], &mut [u8]) -> (usize, usize),
+    out: &mut [MaybeUninit<u8>],
+    step: impl Fn(&[T; GROUP], &mut UninitWindow) -> Option<usize>,
+    encode_one: impl Fn(T, &mut UninitWindow) -> usize,
+    encode_rest: impl Fn(&[T], &mut [MaybeUninit<u8>]) -> (usize, usize),
 ) -> (usize, usize) {
     // Room a step needs: a slow step's last value starts at most 3 varints
     // in and the word encoder writes a 16-byte window; a vector step
@@ -149,7 +152,7 @@ pub(crate) fn encode_slice_into<T: VarInt>(
             // `pos + need <= out.len()`: each step advances `pos` by at most `step_max`.
             // SAFETY: so the 16-byte window at `pos` is inside `out`; no other
             // reference to `out` is live.
-            let window = unsafe { &mut *dst.add(pos).cast::<[u8; 16]>() };
+            let window = unsafe { &mut *dst.add(pos).cast::<UninitWindow>() };
             let group = group.first_chunk::<GROUP>().expect("chunks of GROUP");
             if let Some(written) = step(group, window) {
                 pos += written;
@@ -159,7 +162,7 @@ pub(crate) fn encode_slice_into<T: VarInt>(
                     // Each window starts at most 3 varints after the step's
                     // start: inside the `need` bytes of room. SAFETY: as
                     // above, the window is inside `out`.
-                    let window = unsafe { &mut *dst.add(pos).cast::<[u8; 16]>() };
+                    let window = unsafe { &mut *dst.add(pos).cast::<UninitWindow>() };
                     pos += encode_one(value, window);
                 }
             }
@@ -237,7 +240,7 @@ pub(crate) mod testing {
     /// and 1) as the scalar encoder does, back to back.
     #[cfg(feature = "alloc")]
     pub(crate) fn steps_match_the_scalar_encoder(
-        step: impl Fn(&[u32; 4], &mut [u8; 16]) -> Option<usize>,
+        step: impl Fn(&[u32; 4], &mut super::UninitWindow) -> Option<usize>,
     ) {
         for (i, &a) in EDGES.iter().enumerate() {
             for &b in &EDGES {
@@ -249,7 +252,9 @@ pub(crate) mod testing {
                     expected.extend_from_slice(&window[..len]);
                 }
                 let mut got = [0u8; 16];
-                let total = step(&quad, &mut got).expect("every lane below 2^28");
+                let window = crate::arch::as_uninit(&mut got);
+                let window = window.first_chunk_mut::<16>().expect("16 bytes");
+                let total = step(&quad, window).expect("every lane below 2^28");
                 assert_eq!(total, expected.len(), "{quad:x?}");
                 assert_eq!(got[..total], expected[..], "{quad:x?}");
             }
@@ -265,14 +270,15 @@ pub(crate) mod testing {
         encode: impl Fn(&[T], &mut [u8]) -> (usize, usize),
     ) {
         let mut expected = alloc::vec![0u8; values.len() * T::MAX_LEN + 16];
-        let (n, total) = encode_slice_into_scalar(values, &mut expected);
+        let (n, total) = encode_slice_into_scalar(values, crate::arch::as_uninit(&mut expected));
         assert_eq!(n, values.len());
         expected.truncate(total);
         let rooms = (total.saturating_sub(80)..=total + 20).chain([0, 1, 15, 16, 17, total / 2]);
         for room in rooms {
             let mut want = alloc::vec![0u8; room];
             let mut got = alloc::vec![0u8; room];
-            let expected_result = encode_slice_into_scalar(values, &mut want);
+            let expected_result =
+                encode_slice_into_scalar(values, crate::arch::as_uninit(&mut want));
             let result = encode(values, &mut got);
             assert_eq!(
                 result,

@@ -66,10 +66,11 @@ pub mod x86_64;
 pub use selected::single_value_backend;
 
 /// Views initialized slots as possibly uninitialized ones, for the bulk
-/// decoders, which write only initialized values.
+/// decoders and encoders, which write only initialized values.
 pub(crate) fn as_uninit<T>(out: &mut [T]) -> &mut [core::mem::MaybeUninit<T>] {
-    // Every decoder writes only initialized values (`MaybeUninit::write` or
-    // stores of computed values), so the caller's `&mut [T]` stays initialized.
+    // Every decoder and encoder writes only initialized values
+    // (`MaybeUninit::write` or stores of computed values), so the caller's
+    // `&mut [T]` stays initialized.
     // SAFETY: `MaybeUninit<T>` has the layout of `T`; see above.
     unsafe { core::slice::from_raw_parts_mut(out.as_mut_ptr().cast(), out.len()) }
 }

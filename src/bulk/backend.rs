@@ -460,6 +460,20 @@ impl Backend {
     /// }
     /// ```
     pub fn encode_slice_into<T: VarInt>(self, values: &[T], out: &mut [u8]) -> (usize, usize) {
+        self.encode_slice_to_uninit(values, crate::arch::as_uninit(out))
+    }
+
+    /// [`encode_slice_to_uninit`](crate::encode_slice_to_uninit) on this
+    /// backend: [`encode_slice_into`](Self::encode_slice_into) into bytes
+    /// that may be uninitialized.
+    ///
+    /// # Panics
+    /// If the CPU does not support the backend ([`is_supported`](Self::is_supported)).
+    pub fn encode_slice_to_uninit<T: VarInt>(
+        self,
+        values: &[T],
+        out: &mut [MaybeUninit<u8>],
+    ) -> (usize, usize) {
         assert!(
             self.is_supported(),
             "the {self} backend is not supported by this CPU"

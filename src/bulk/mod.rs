@@ -632,10 +632,14 @@ pub fn encode_slice<T: VarInt>(values: &[T], out: &mut Vec<u8>) -> usize {
     let mut rest = values;
     let mut room = encoded_len_sum(values);
     loop {
+        // No zero-fill: the encoder writes into the spare capacity.
+        out.reserve(room);
         let at = out.len();
-        out.resize(at + room, 0);
-        let (encoded, written) = encode_slice_into(rest, &mut out[at..]);
-        out.truncate(at + written);
+        let (encoded, written) = encode_slice_to_uninit(rest, out.spare_capacity_mut());
+        // `written` is at most the spare capacity's length (the encoder
+        // writes inside `out`'s slice).
+        // SAFETY: and the encoder initialized those bytes.
+        unsafe { out.set_len(at + written) };
         rest = &rest[encoded..];
         if rest.is_empty() {
             break;
@@ -718,10 +722,32 @@ pub fn encode_slice_zigzag_into<T: ZigZag>(values: &[T], out: &mut [u8]) -> (usi
 /// assert_eq!(out[..3], [0x01, 0xac, 0x02]);
 /// ```
 pub fn encode_slice_into<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usize) {
+    encode_slice_to_uninit(values, crate::arch::as_uninit(out))
+}
+
+/// [`encode_slice_into`] into bytes that may be uninitialized, such as a
+/// `Vec`'s spare capacity: no zero-fill first. Returns (values encoded,
+/// bytes written); the first `bytes written` bytes of `out` are then
+/// initialized. Writes nothing outside `out`; bytes after those written
+/// may be overwritten (with initialized values).
+///
+/// ```
+/// let values = [1u64, 300, 1 << 40];
+/// let mut out = Vec::with_capacity(16);
+/// let (encoded, written) = varint_turbo::encode_slice_to_uninit(&values, out.spare_capacity_mut());
+/// assert_eq!((encoded, written), (3, 9));
+/// // SAFETY: the encoder initialized the first `written` bytes.
+/// unsafe { out.set_len(written) };
+/// assert_eq!(out[..3], [0x01, 0xac, 0x02]);
+/// ```
+pub fn encode_slice_to_uninit<T: VarInt>(
+    values: &[T],
+    out: &mut [MaybeUninit<u8>],
+) -> (usize, usize) {
     if values.len() < 8 {
         return encode_slice_into_scalar(values, out);
     }
-    detected_backend().encode_slice_into(values, out)
+    detected_backend().encode_slice_to_uninit(values, out)
 }
 
 #[cfg(test)]

@@ -429,7 +429,22 @@ pub fn decode_all<T: SignedLeb128>(input: &[u8]) -> Result<Vec<T>, BulkDecodeErr
 /// assert_eq!(out[..3], [0x7f, 0xe8, 0x07]);
 /// ```
 pub fn encode_slice_into<T: SignedLeb128>(values: &[T], out: &mut [u8]) -> (usize, usize) {
-    crate::arch::scalar::encode_slice::encode_slice_into_with(values, out, kernels::encode::<T>)
+    encode_slice_to_uninit(values, crate::arch::as_uninit(out))
+}
+
+/// [`encode_slice_into`] into bytes that may be uninitialized (a `Vec`'s
+/// spare capacity), as the crate's
+/// [`encode_slice_to_uninit`](crate::encode_slice_to_uninit) is for
+/// unsigned varints.
+fn encode_slice_to_uninit<T: SignedLeb128>(
+    values: &[T],
+    out: &mut [MaybeUninit<u8>],
+) -> (usize, usize) {
+    crate::arch::scalar::encode_slice::encode_slice_into_with(
+        values,
+        out,
+        kernels::encode_uninit::<T>,
+    )
 }
 
 /// Appends the shortest signed varints of `values` to `out`; returns the
@@ -444,10 +459,14 @@ pub fn encode_slice_into<T: SignedLeb128>(values: &[T], out: &mut [u8]) -> (usiz
 pub fn encode_slice<T: SignedLeb128>(values: &[T], out: &mut Vec<u8>) -> usize {
     let start = out.len();
     let room = encoded_len_sum(values);
-    out.resize(start + room, 0);
-    let (encoded, written) = encode_slice_into(values, &mut out[start..]);
+    // No zero-fill: the encoder writes into the spare capacity.
+    out.reserve(room);
+    let (encoded, written) = encode_slice_to_uninit(values, out.spare_capacity_mut());
     debug_assert_eq!((encoded, written), (values.len(), room));
-    out.truncate(start + written);
+    // `written` is at most the spare capacity's length (the encoder writes
+    // inside `out`'s slice).
+    // SAFETY: and the encoder initialized those bytes.
+    unsafe { out.set_len(start + written) };
     written
 }
 

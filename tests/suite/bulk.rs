@@ -1274,6 +1274,23 @@ fn bulk_encoders_write_whole_varints_and_only_inside_out() {
                 "encode_slice_into".into(),
                 Box::new(|out| varint_turbo::encode_slice_into(values, out)),
             ));
+            // The `MaybeUninit` entry points on the same (initialized)
+            // buffer: the encoders write only initialized bytes, which is
+            // what keeps the `u8` buffer valid here.
+            fn as_uninit(out: &mut [u8]) -> &mut [std::mem::MaybeUninit<u8>] {
+                // SAFETY: same layout; see above.
+                unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr().cast(), out.len()) }
+            }
+            encoders.push((
+                "encode_slice_to_uninit".into(),
+                Box::new(|out| varint_turbo::encode_slice_to_uninit(values, as_uninit(out))),
+            ));
+            for &backend in backends {
+                encoders.push((
+                    format!("{backend} (to uninit)"),
+                    Box::new(move |out| backend.encode_slice_to_uninit(values, as_uninit(out))),
+                ));
+            }
             for (name, encode) in &encoders {
                 let mut buffer = vec![SENTINEL; PAD + room + PAD];
                 let got = encode(&mut buffer[PAD..PAD + room]);

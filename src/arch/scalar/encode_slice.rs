@@ -16,28 +16,35 @@
 //! the direct path its single word store per value.
 
 use crate::arch::scalar;
+use crate::arch::window::UninitWindow;
 use crate::varint::VarInt;
+use core::mem::MaybeUninit;
 
 /// Scalar reference for the bulk encoders. Not inlined: the SIMD encoders
 /// call it for their stretches and last values, and it keeps its own
-/// registers.
+/// registers. `out` may be uninitialized; the bytes written are
+/// initialized, and nothing uninitialized is ever written.
 #[inline(never)]
-pub(crate) fn encode_slice_into_scalar<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usize) {
-    encode_slice_into_with(values, out, scalar::encode::<T>)
+pub(crate) fn encode_slice_into_scalar<T: VarInt>(
+    values: &[T],
+    out: &mut [MaybeUninit<u8>],
+) -> (usize, usize) {
+    encode_slice_into_with(values, out, scalar::single::encode_uninit::<T>)
 }
 
 /// The value-by-value bulk encoder around a single-value kernel
 /// `encode(value, window) -> len` (which may write all 16 bytes of
-/// `window`): each value is encoded straight into `out` while 16 bytes of
-/// room remain after its position, then through a stack window and an
-/// exact copy, so that nothing outside `out` is written (bytes after the
-/// last whole varint may be: see the module docs). Shared by the scalar
-/// reference and the BMI2 encoder.
+/// `window`, and writes its varint's `len` bytes): each value is encoded
+/// straight into `out` while 16 bytes of room remain after its position,
+/// then through a stack window and an exact copy, so that nothing outside
+/// `out` is written (bytes after the last whole varint may be: see the
+/// module docs). Shared by the scalar reference, the BMI2 encoder and the
+/// signed LEB128 encoder.
 #[inline(always)]
 pub(crate) fn encode_slice_into_with<T: Copy>(
     values: &[T],
-    out: &mut [u8],
-    encode: impl Fn(T, &mut [u8; 16]) -> usize,
+    out: &mut [MaybeUninit<u8>],
+    encode: impl Fn(T, &mut UninitWindow) -> usize,
 ) -> (usize, usize) {
     let mut pos = 0;
     for (index, &value) in values.iter().enumerate() {
@@ -45,11 +52,13 @@ pub(crate) fn encode_slice_into_with<T: Copy>(
         let len = if let Some(window) = rest.first_chunk_mut::<16>() {
             encode(value, window)
         } else {
-            let mut window = [0u8; 16];
+            let mut window = [MaybeUninit::<u8>::uninit(); 16];
             let len = encode(value, &mut window);
             let Some(dest) = rest.get_mut(..len) else {
                 return (index, pos);
             };
+            // The kernel wrote the varint's `len` bytes: only initialized
+            // bytes are copied.
             dest.copy_from_slice(&window[..len]);
             len
         };

@@ -270,6 +270,17 @@ pub fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {
     encode_with::<T>(value.to_u64(), out, spread_low_56_bits)
 }
 
+/// [`encode`] into a bulk encoder's window, which may be uninitialized.
+#[inline(always)]
+pub(crate) fn encode_uninit<T: VarInt>(
+    value: T,
+    out: &mut crate::arch::window::UninitWindow,
+) -> usize {
+    let (low, high, len) = encode_words::<T>(value);
+    crate::arch::window::store_words(out, low, high, T::MAX_LEN > 8);
+    len
+}
+
 /// A value's varint as words (bytes 0..8, bytes 8 and 9, length): what
 /// [`encode`](crate::encode) assembles its 16-byte array from.
 // Unused in builds whose `selected` backend is BMI2.

@@ -193,6 +193,18 @@ pub(crate) fn encode_words<T: SignedLeb128>(value: T) -> (u64, u16, usize) {
     (low, high, len)
 }
 
+/// [`encode_words`] into a bulk encoder's window, which may be
+/// uninitialized.
+#[inline(always)]
+pub(crate) fn encode_uninit<T: SignedLeb128>(
+    value: T,
+    out: &mut crate::arch::window::UninitWindow,
+) -> usize {
+    let (low, high, len) = encode_words(value);
+    crate::arch::window::store_words(out, low, high, T::MAX_LEN > 8);
+    len
+}
+
 /// [`encode_words`] into a 16-byte window: writes bytes 0..10 (8 for
 /// `i32`), zeros past the varint; returns its length.
 #[inline(always)]

@@ -13,8 +13,10 @@
 use core::arch::x86_64::{_pdep_u64, _pext_u64};
 
 use crate::arch::scalar::{self, encode_slice::encode_slice_into_with};
+use crate::arch::window::{store_words, UninitWindow};
 use crate::error::DecodeError;
 use crate::varint::{VarInt, PAYLOAD_BITS};
+use core::mem::MaybeUninit;
 
 /// Decodes the varint at the start of `window` (zero-padded input).
 ///
@@ -111,11 +113,26 @@ pub unsafe fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {
 /// The CPU must support BMI1, BMI2 and LZCNT.
 #[target_feature(enable = "bmi1,bmi2,lzcnt")]
 #[inline(never)]
-pub(crate) unsafe fn encode_slice_into<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usize) {
+pub(crate) unsafe fn encode_slice_into<T: VarInt>(
+    values: &[T],
+    out: &mut [MaybeUninit<u8>],
+) -> (usize, usize) {
     encode_slice_into_with(values, out, |value, window| {
         // SAFETY: this function's caller guarantees BMI2.
-        unsafe { encode(value, window) }
+        unsafe { encode_uninit(value, window) }
     })
+}
+
+/// [`encode`] into a bulk encoder's window, which may be uninitialized.
+///
+/// # Safety
+/// The CPU must support BMI2.
+#[inline(always)]
+pub(crate) unsafe fn encode_uninit<T: VarInt>(value: T, window: &mut UninitWindow) -> usize {
+    // SAFETY: the caller guarantees BMI2.
+    let (low, high, len) = unsafe { encode_words(value) };
+    store_words(window, low, high, T::MAX_LEN > 8);
+    len
 }
 
 /// A value's varint as words (bytes 0..8, bytes 8 and 9, length); see
@@ -123,15 +140,6 @@ pub(crate) unsafe fn encode_slice_into<T: VarInt>(values: &[T], out: &mut [u8]) 
 ///
 /// # Safety
 /// The CPU must support BMI2.
-// Used by `encode` only when the build selects BMI2 at compile time.
-#[cfg_attr(
-    any(
-        not(target_feature = "bmi2"),
-        varint_turbo_slow_pdep,
-        varint_turbo_force_scalar
-    ),
-    allow(dead_code)
-)]
 #[target_feature(enable = "bmi2")]
 #[inline]
 // Intrinsic calls are `unsafe` before Rust 1.87 even under their target

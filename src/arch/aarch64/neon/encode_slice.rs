@@ -63,7 +63,9 @@ use core::arch::aarch64::*;
 use crate::arch::group_encode::{self, CONTROLS, GROUP, LANE_LIMIT, TOTALS};
 use crate::arch::scalar;
 use crate::arch::scalar::encode_slice::encode_slice_into_scalar;
+use crate::arch::window::UninitWindow;
 use crate::varint::VarInt;
+use core::mem::MaybeUninit;
 
 /// Loads 4 values into the 32-bit lanes (truncated: only meaningful when
 /// `fits` is true) and says whether all of them are below 2^28.
@@ -161,27 +163,31 @@ unsafe fn encode_step(k: &Constants, lanes: uint32x4_t, dst: *mut u8) -> usize {
 fn group_step<T: VarInt>(
     k: &Constants,
     group: &[T; GROUP],
-    window: &mut [u8; 16],
+    window: &mut UninitWindow,
 ) -> Option<usize> {
     // SAFETY: `group` is 4 readable values and `window` 16 writable bytes;
     // NEON is part of the aarch64 baseline.
     unsafe {
         let (lanes, fits) = load_4(group.as_ptr());
-        fits.then(|| encode_step(k, lanes, window.as_mut_ptr()))
+        fits.then(|| encode_step(k, lanes, window.as_mut_ptr().cast()))
     }
 }
 
 /// Encodes as many of `values` as fit, whole, into `out`; returns (values
 /// encoded, bytes written), exactly as the scalar bulk encoder. Bytes of
 /// `out` after the written ones may be overwritten. NEON is part of the
-/// aarch64 baseline, so this needs no run-time check.
-pub(crate) fn encode_slice_into<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usize) {
+/// aarch64 baseline, so this needs no run-time check. `out` may be
+/// uninitialized: only computed bytes are stored.
+pub(crate) fn encode_slice_into<T: VarInt>(
+    values: &[T],
+    out: &mut [MaybeUninit<u8>],
+) -> (usize, usize) {
     let k = Constants::new();
     group_encode::encode_slice_into(
         values,
         out,
         |group, window| group_step(&k, group, window),
-        scalar::encode::<T>,
+        scalar::single::encode_uninit::<T>,
         encode_slice_into_scalar::<T>,
     )
 }
@@ -219,11 +225,14 @@ mod tests {
     #[cfg(feature = "alloc")]
     #[test]
     fn long_runs_switch_paths_and_agree_with_scalar() {
+        fn encode<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usize) {
+            encode_slice_into(values, crate::arch::as_uninit(out))
+        }
         group_encode::testing::long_runs_agree_with_scalar(
-            encode_slice_into::<u64>,
-            encode_slice_into::<u32>,
-            encode_slice_into::<u16>,
-            encode_slice_into::<u8>,
+            encode::<u64>,
+            encode::<u32>,
+            encode::<u16>,
+            encode::<u8>,
         );
     }
 }

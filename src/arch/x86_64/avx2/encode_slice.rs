@@ -6,6 +6,7 @@
 use crate::arch::x86_64::bmi2;
 use crate::arch::x86_64::ssse3::encode_slice::{encode_groups, encode_groups_portable};
 use crate::varint::VarInt;
+use core::mem::MaybeUninit;
 
 /// The [`Backend::Avx2`](crate::Backend::Avx2) bulk encoder: the SSSE3
 /// steps, with the `PDEP` word encoder for values of 2^28 and more where
@@ -19,7 +20,7 @@ use crate::varint::VarInt;
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 pub(crate) unsafe fn encode_slice_into<T: VarInt>(
     values: &[T],
-    out: &mut [u8],
+    out: &mut [MaybeUninit<u8>],
     pdep_fast: bool,
 ) -> (usize, usize) {
     if pdep_fast {
@@ -28,7 +29,7 @@ pub(crate) unsafe fn encode_slice_into<T: VarInt>(
             encode_groups(
                 values,
                 out,
-                |value, window| bmi2::encode(value, window),
+                |value, window| bmi2::encode_uninit(value, window),
                 |values, out| bmi2::encode_slice_into(values, out),
             )
         }
@@ -57,7 +58,7 @@ mod tests {
     fn avx2_encode<T: VarInt, const PDEP: bool>(values: &[T], out: &mut [u8]) -> (usize, usize) {
         assert!(avx2());
         // SAFETY: the CPU has AVX2, BMI1, BMI2, LZCNT and POPCNT (asserted above).
-        unsafe { encode_slice_into(values, out, PDEP) }
+        unsafe { encode_slice_into(values, crate::arch::as_uninit(out), PDEP) }
     }
 
     #[test]

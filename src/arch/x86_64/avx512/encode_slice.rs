@@ -7,6 +7,7 @@ use core::arch::x86_64::*;
 
 use crate::arch::scalar::encode_slice::encode_slice_into_scalar;
 use crate::varint::VarInt;
+use core::mem::MaybeUninit;
 
 /// Encodes as many of `values` as fit, whole, into `out`; returns (values
 /// encoded, bytes written), exactly as the scalar reference
@@ -26,17 +27,21 @@ use crate::varint::VarInt;
 /// encoding (`MAX_LEN` bytes each), counted from `out.len()`, never from a
 /// computed total; the rest goes to the bounds-checked scalar encoder. So
 /// `out` may be of any length: a wrong `encoded_len_sum` (which sized it)
-/// can cost values, never memory safety.
+/// can cost values, never memory safety. `out` may be uninitialized: only
+/// computed bytes are stored.
 ///
 /// # Safety
 /// The CPU must support AVX-512 F/BW/VL/CD/VBMI/VBMI2 and POPCNT.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512cd,avx512vbmi,avx512vbmi2,popcnt")]
-pub unsafe fn encode_slice_into<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usize) {
+pub unsafe fn encode_slice_into<T: VarInt>(
+    values: &[T],
+    out: &mut [MaybeUninit<u8>],
+) -> (usize, usize) {
     // SAFETY: this function enables AVX-512 F.
     let (narrow, wide) = unsafe { (EncodeLanes::narrow(), EncodeLanes::wide()) };
     let mut pos = 0usize;
     let mut index = 0usize;
-    let dst = out.as_mut_ptr();
+    let dst = out.as_mut_ptr().cast::<u8>();
     if T::MAX_LEN > 8 {
         const BLOCK: usize = 32;
         while values.len() - index >= BLOCK && out.len() - pos >= BLOCK * T::MAX_LEN {

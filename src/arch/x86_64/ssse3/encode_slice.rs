@@ -50,7 +50,9 @@ use core::arch::x86_64::*;
 use crate::arch::group_encode::{self, CONTROLS, GROUP, LANE_LIMIT, TOTALS};
 use crate::arch::scalar;
 use crate::arch::scalar::encode_slice::encode_slice_into_scalar;
+use crate::arch::window::UninitWindow;
 use crate::varint::VarInt;
+use core::mem::MaybeUninit;
 
 /// `PAIR_CODES[b]`: for one byte of the continuation mask (two lanes, a
 /// nibble each, of the form `0`, `1`, `11` or `111`), the two lanes'
@@ -164,12 +166,12 @@ unsafe fn encode_step(lanes: __m128i, dst: *mut u8) -> usize {
 /// # Safety
 /// The CPU must have SSSE3.
 #[inline(always)]
-unsafe fn group_step<T: VarInt>(group: &[T; GROUP], window: &mut [u8; 16]) -> Option<usize> {
+unsafe fn group_step<T: VarInt>(group: &[T; GROUP], window: &mut UninitWindow) -> Option<usize> {
     // SAFETY: `group` is 4 readable values and `window` 16 writable bytes;
     // SSSE3 (caller).
     unsafe {
         let (lanes, fits) = load_4(group.as_ptr());
-        fits.then(|| encode_step(lanes, window.as_mut_ptr()))
+        fits.then(|| encode_step(lanes, window.as_mut_ptr().cast()))
     }
 }
 
@@ -180,9 +182,9 @@ unsafe fn group_step<T: VarInt>(group: &[T; GROUP], window: &mut [u8; 16]) -> Op
 #[inline(always)]
 pub(in crate::arch::x86_64) unsafe fn encode_groups<T: VarInt>(
     values: &[T],
-    out: &mut [u8],
-    encode_one: impl Fn(T, &mut [u8; 16]) -> usize,
-    encode_rest: impl Fn(&[T], &mut [u8]) -> (usize, usize),
+    out: &mut [MaybeUninit<u8>],
+    encode_one: impl Fn(T, &mut UninitWindow) -> usize,
+    encode_rest: impl Fn(&[T], &mut [MaybeUninit<u8>]) -> (usize, usize),
 ) -> (usize, usize) {
     group_encode::encode_slice_into(
         values,
@@ -201,7 +203,10 @@ pub(in crate::arch::x86_64) unsafe fn encode_groups<T: VarInt>(
 /// # Safety
 /// The CPU must have SSSE3 and POPCNT.
 #[target_feature(enable = "ssse3,popcnt")]
-pub(crate) unsafe fn encode_slice_into<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usize) {
+pub(crate) unsafe fn encode_slice_into<T: VarInt>(
+    values: &[T],
+    out: &mut [MaybeUninit<u8>],
+) -> (usize, usize) {
     // SAFETY: this function's caller guarantees SSSE3 and POPCNT.
     unsafe { encode_groups_portable(values, out) }
 }
@@ -213,7 +218,7 @@ pub(crate) unsafe fn encode_slice_into<T: VarInt>(values: &[T], out: &mut [u8]) 
 #[inline(always)]
 pub(in crate::arch::x86_64) unsafe fn encode_groups_portable<T: VarInt>(
     values: &[T],
-    out: &mut [u8],
+    out: &mut [MaybeUninit<u8>],
 ) -> (usize, usize) {
     // SAFETY: the caller guarantees SSSE3 and POPCNT; the portable word
     // encoder needs nothing.
@@ -221,7 +226,7 @@ pub(in crate::arch::x86_64) unsafe fn encode_groups_portable<T: VarInt>(
         encode_groups(
             values,
             out,
-            scalar::encode::<T>,
+            scalar::single::encode_uninit::<T>,
             encode_slice_into_scalar::<T>,
         )
     }
@@ -265,7 +270,7 @@ mod tests {
     fn ssse3_encode<T: VarInt>(values: &[T], out: &mut [u8]) -> (usize, usize) {
         assert!(ssse3());
         // SAFETY: the CPU has SSSE3 and POPCNT (asserted above).
-        unsafe { encode_slice_into(values, out) }
+        unsafe { encode_slice_into(values, crate::arch::as_uninit(out)) }
     }
 
     #[test]
