@@ -656,6 +656,11 @@ fn encode_packed_with<V: Copy + 'static, W: crate::varint::VarInt + Copy>(
     low_bits: bool,
 ) -> usize {
     let start = out.len();
+    let form = WireForm {
+        narrow,
+        same_bits,
+        low_bits,
+    };
     if let Some(bytes) = bools_as_bytes(values) {
         let (prefix, prefix_len) = crate::encode::encode(bytes.len() as u64);
         out.extend_from_slice(&prefix[..usize::from(prefix_len)]);
@@ -668,7 +673,7 @@ fn encode_packed_with<V: Copy + 'static, W: crate::varint::VarInt + Copy>(
             // `write_short_packed` needs `room` writable bytes at `start`.
             // SAFETY: the spare capacity from `start` (= `out.len()`) has them.
             let written =
-                unsafe { write_short_packed(out.as_mut_ptr().add(start), values, to_wire) };
+                unsafe { write_short_packed(out.as_mut_ptr().add(start), values, to_wire, form) };
             // `written <= room` (its contract), inside the capacity.
             // SAFETY: and it initialized the first `written` bytes from `start`.
             unsafe { out.set_len(start + written) };
@@ -676,7 +681,8 @@ fn encode_packed_with<V: Copy + 'static, W: crate::varint::VarInt + Copy>(
         }
         let mut staging = [MaybeUninit::<u8>::uninit(); SHORT_PACKED_ROOM];
         // SAFETY: `staging` has `SHORT_PACKED_ROOM >= room` bytes.
-        let written = unsafe { write_short_packed(staging.as_mut_ptr().cast(), values, to_wire) };
+        let written =
+            unsafe { write_short_packed(staging.as_mut_ptr().cast(), values, to_wire, form) };
         // SAFETY: the first `written` (<= `room`) bytes were written just above.
         let bytes = unsafe { core::slice::from_raw_parts(staging.as_ptr().cast::<u8>(), written) };
         if out.capacity() - out.len() < written {
@@ -689,33 +695,41 @@ fn encode_packed_with<V: Copy + 'static, W: crate::varint::VarInt + Copy>(
         out.extend_from_slice(bytes);
         return written;
     }
-    // The prefix's length, guessed from the first batch's bytes per value
-    // (exact unless the field's length crosses a power of 128 from there).
-    let mut guess = 0;
-    let wire = WireForm {
-        narrow,
-        same_bits,
-        low_bits,
-    };
+    // The payload goes after room for the longest prefix its values could
+    // need; once the first batch is encoded, its bytes per value estimate
+    // the payload and so the prefix's length, and the room shrinks to that
+    // (moving at most one batch's bytes). Exact unless the field's length
+    // crosses a power of 128 from there: then the payload moves once more.
+    let mut room = crate::encode::encoded_len(values.len().saturating_mul(10) as u64);
     let first_values = values.len().min(PACKED_BATCH);
-    encode_batches(values, wire, |bytes| {
-        if guess == 0 {
-            let estimate = bytes.len().saturating_mul(values.len()) / first_values;
-            guess = crate::encode::encoded_len(estimate.max(values.len()) as u64);
-            out.reserve(guess.saturating_add(estimate));
-            out.extend_from_slice(&[0; 10][..guess]);
-        }
-        out.extend_from_slice(bytes);
-    });
-    let payload_len = out.len() - start - guess;
+    out.reserve(room + first_values * 10 + ENCODE_SLACK);
+    out.extend_from_slice(&[0; 10][..room]);
+    encode_batches(&values[..first_values], form, &mut VecSink(out));
+    let first_bytes = out.len() - start - room;
+    let estimate = first_bytes.saturating_mul(values.len()) / first_values;
+    let guess = crate::encode::encoded_len(estimate.max(values.len()) as u64);
+    if guess < room {
+        out.copy_within(start + room.., start + guess);
+        out.truncate(start + guess + first_bytes);
+        room = guess;
+    }
+    if values.len() > first_values {
+        out.reserve(
+            estimate
+                .saturating_sub(first_bytes)
+                .saturating_add(ENCODE_SLACK),
+        );
+        encode_batches(&values[first_values..], form, &mut VecSink(out));
+    }
+    let payload_len = out.len() - start - room;
     let (prefix, prefix_len) = crate::encode::encode(payload_len as u64);
     let prefix_len = usize::from(prefix_len);
-    let payload = start + guess..start + guess + payload_len;
-    if prefix_len > guess {
+    let payload = start + room..start + room + payload_len;
+    if prefix_len > room {
         // The payload moves up.
         out.resize(start + prefix_len + payload_len, 0);
         out.copy_within(payload, start + prefix_len);
-    } else if prefix_len < guess {
+    } else if prefix_len < room {
         // The payload moves down.
         out.copy_within(payload, start + prefix_len);
         out.truncate(start + prefix_len + payload_len);
@@ -732,12 +746,93 @@ fn encode_packed_with<V: Copy + 'static, W: crate::varint::VarInt + Copy>(
 #[cfg(any(feature = "alloc", feature = "bytes"))]
 const ENCODE_SLACK: usize = 64;
 
-/// The stack buffer the bulk encoder writes into, [`ENCODE_SLACK`] more:
-/// room for a whole batch (one bulk call per batch: each call's set-up
-/// costs about what 30-60 one-byte values do), zeroed once per call as
-/// far as the field's longest encoding needs.
+/// The stack buffer the bulk encoder writes into where the output has no
+/// room for it in place (a chunk of a `BufMut` too short for the next
+/// varints), [`ENCODE_SLACK`] more.
 #[cfg(any(feature = "alloc", feature = "bytes"))]
 const ENCODE_STAGING: usize = PACKED_BATCH * 10;
+
+/// Where the packed encoders write: room at the end of the output that may
+/// be uninitialized, which the bulk encoder fills in place
+/// ([`encode_slice_to_uninit`](crate::encode_slice_to_uninit)), and a copy
+/// for when that room is too short.
+#[cfg(any(feature = "alloc", feature = "bytes"))]
+trait PackedSink {
+    /// The writable room after what is written (may be empty).
+    fn room(&mut self) -> &mut [MaybeUninit<u8>];
+    /// Makes [`room`](Self::room) at least `bytes` long if the output can
+    /// grow; false if it cannot (a `BufMut`'s next chunk is what it is).
+    fn grow(&mut self, bytes: usize) -> bool;
+    /// Counts the first `bytes` bytes of [`room`](Self::room) as written.
+    ///
+    /// # Safety
+    /// They must have been initialized, and be at most the room's length.
+    unsafe fn commit(&mut self, bytes: usize);
+    /// Appends `bytes` (a copy, across chunks if need be).
+    fn put(&mut self, bytes: &[u8]);
+}
+
+/// A `Vec`'s spare capacity.
+#[cfg(feature = "alloc")]
+struct VecSink<'a>(&'a mut Vec<u8>);
+
+#[cfg(feature = "alloc")]
+impl PackedSink for VecSink<'_> {
+    #[inline(always)]
+    fn room(&mut self) -> &mut [MaybeUninit<u8>] {
+        self.0.spare_capacity_mut()
+    }
+    #[inline(always)]
+    fn grow(&mut self, bytes: usize) -> bool {
+        self.0.reserve(bytes);
+        true
+    }
+    #[inline(always)]
+    unsafe fn commit(&mut self, bytes: usize) {
+        let len = self.0.len() + bytes;
+        // The caller's contract: `bytes` initialized bytes of the spare
+        // capacity.
+        // SAFETY: so `len` is within the capacity and initialized.
+        unsafe { self.0.set_len(len) };
+    }
+    #[inline(always)]
+    fn put(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+}
+
+/// A `BufMut`'s current chunk (bounded by `remaining_mut`, which the
+/// callers check first).
+#[cfg(feature = "bytes")]
+struct BufSink<'a, B: ?Sized>(&'a mut B);
+
+#[cfg(feature = "bytes")]
+impl<B: bytes::BufMut + ?Sized> PackedSink for BufSink<'_, B> {
+    #[inline(always)]
+    fn room(&mut self) -> &mut [MaybeUninit<u8>] {
+        let chunk = self.0.chunk_mut();
+        let (at, len) = (chunk.as_mut_ptr(), chunk.len());
+        // The chunk's `len` bytes are writable, and are seen as
+        // `MaybeUninit<u8>`, which the encoders only write initialized
+        // bytes into (`UninitSlice`'s rule).
+        // SAFETY: so the slice is valid for the chunk's borrow of `self`.
+        unsafe { core::slice::from_raw_parts_mut(at.cast::<MaybeUninit<u8>>(), len) }
+    }
+    #[inline(always)]
+    fn grow(&mut self, _bytes: usize) -> bool {
+        false
+    }
+    #[inline(always)]
+    unsafe fn commit(&mut self, bytes: usize) {
+        // The caller's contract: `bytes` initialized bytes of the chunk.
+        // SAFETY: so advancing over them is `advance_mut`'s requirement.
+        unsafe { self.0.advance_mut(bytes) };
+    }
+    #[inline(always)]
+    fn put(&mut self, bytes: &[u8]) {
+        self.0.put_slice(bytes);
+    }
+}
 
 /// How a protobuf type's values become the bulk encoder's input.
 #[cfg(any(feature = "alloc", feature = "bytes"))]
@@ -757,53 +852,53 @@ struct WireForm<Narrow> {
     low_bits: bool,
 }
 
-/// Calls `write` with the varints of `values`, encoded by
-/// [`encode_slice_into`](crate::encode_slice_into) a batch of at most
-/// [`PACKED_BATCH`] values at a time into a stack buffer (a `Vec`'s or a
-/// `BufMut`'s spare room is uninitialized, which the bulk encoder's
-/// `&mut [u8]` cannot take), as many as fit per call.
+/// Writes the varints of `values` to `sink` with the bulk encoder: in one
+/// run where their bits are the wire values, else a batch of at most
+/// [`PACKED_BATCH`] wire values (converted on the stack) at a time.
 #[cfg(any(feature = "alloc", feature = "bytes"))]
 #[inline(always)]
 fn encode_batches<V: Copy, W: crate::varint::VarInt + Copy>(
     values: &[V],
     form: WireForm<impl Fn(V) -> W>,
-    mut write: impl FnMut(&[u8]),
+    sink: &mut impl PackedSink,
 ) {
     const {
         assert!(size_of::<W>() <= 8, "W is a varint type of at most 64 bits");
     }
-    let mut staging = [MaybeUninit::<u8>::uninit(); ENCODE_STAGING + ENCODE_SLACK];
-    let used = values.len().saturating_mul(10).min(ENCODE_STAGING) + ENCODE_SLACK;
-    // SAFETY: `used <= staging.len()`; the bytes are zeroed just before
-    // they are seen as `u8`s.
-    let staging = unsafe {
-        core::ptr::write_bytes(staging.as_mut_ptr(), 0, used);
-        core::slice::from_raw_parts_mut(staging.as_mut_ptr().cast::<u8>(), used)
-    };
+    if form.same_bits && size_of::<V>() == size_of::<W>() && align_of::<V>() == align_of::<W>() {
+        // `V` has `W`'s size and alignment (checked), and the caller says
+        // its bits are the `W` wire value.
+        // SAFETY: so (`V` is an integer: any bits are a valid `W`).
+        let bits =
+            unsafe { core::slice::from_raw_parts(values.as_ptr().cast::<W>(), values.len()) };
+        encode_into_sink(bits, sink);
+        return;
+    }
+    // Where `low_bits` is set `V` is a 4-byte integer (its contract; size
+    // and alignment are checked here).
+    let low_bits = form.low_bits && size_of::<V>() == 4 && align_of::<V>() == 4;
+    // SAFETY: so its bits are `u32`s.
+    let bits = low_bits.then(|| unsafe {
+        core::slice::from_raw_parts(values.as_ptr().cast::<u32>(), values.len())
+    });
+    if let Some(bits) = bits.filter(|bits| !any_top_bit(bits)) {
+        // No negative value (one vectorized pass says so): the whole field
+        // in one run of the `u32` encoder, not a bulk call per batch.
+        encode_into_sink(bits, sink);
+        return;
+    }
     let mut wire = [MaybeUninit::<W>::uninit(); PACKED_BATCH];
     for batch in values.chunks(PACKED_BATCH) {
-        // Where `low_bits` is set `V` is a 4-byte integer (its contract;
-        // size and alignment are checked here).
-        let low_bits = form.low_bits && size_of::<V>() == 4 && align_of::<V>() == 4;
-        // SAFETY: so its bits are `u32`s.
+        // As above, per batch: a batch without negative values.
+        // SAFETY: `low_bits`: `V`'s bits are `u32`s.
         let low = low_bits
             .then(|| unsafe {
                 core::slice::from_raw_parts(batch.as_ptr().cast::<u32>(), batch.len())
             })
-            .filter(|bits| bits.iter().fold(0, |any, &b| any | b) >> 31 == 0);
+            .filter(|bits| !any_top_bit(bits));
         if let Some(bits) = low {
             // Every value is non-negative (checked): its bits are its wire value.
-            encode_through(bits, staging, &mut write);
-        } else if form.same_bits
-            && size_of::<V>() == size_of::<W>()
-            && align_of::<V>() == align_of::<W>()
-        {
-            // `V` has `W`'s size and alignment (checked), and the caller
-            // says its bits are the `W` wire value.
-            // SAFETY: so (`V` is an integer: any bits are a valid `W`).
-            let bits =
-                unsafe { core::slice::from_raw_parts(batch.as_ptr().cast::<W>(), batch.len()) };
-            encode_through(bits, staging, &mut write);
+            encode_into_sink(bits, sink);
         } else {
             for (slot, &value) in wire.iter_mut().zip(batch) {
                 slot.write((form.narrow)(value));
@@ -811,30 +906,110 @@ fn encode_batches<V: Copy, W: crate::varint::VarInt + Copy>(
             // SAFETY: the first `batch.len()` slots were written just above.
             let wire =
                 unsafe { core::slice::from_raw_parts(wire.as_ptr().cast::<W>(), batch.len()) };
-            encode_through(wire, staging, &mut write);
+            encode_into_sink(wire, sink);
         }
     }
 }
 
-/// Encodes `values` into `staging` as many at a time as fit below its
-/// last [`ENCODE_SLACK`] bytes and passes each run to `write`.
+/// [`encode_slice_to_uninit`](crate::encode_slice_to_uninit) of the wire
+/// values of a short field (at most [`SHORT_PACKED_VALUES`]) into `room`:
+/// the values themselves where their bits are the wire values (or, for
+/// `int32`, where none is negative), else their `W` forms from the stack.
 #[cfg(any(feature = "alloc", feature = "bytes"))]
 #[inline(always)]
-fn encode_through<T: crate::varint::VarInt>(
-    mut values: &[T],
-    staging: &mut [u8],
-    write: &mut impl FnMut(&[u8]),
-) {
-    let room = staging.len() - ENCODE_SLACK;
+fn encode_short_run<V: Copy, W: crate::varint::VarInt + Copy>(
+    values: &[V],
+    form: WireForm<impl Fn(V) -> W>,
+    room: &mut [MaybeUninit<u8>],
+) -> (usize, usize) {
+    if form.same_bits && size_of::<V>() == size_of::<W>() && align_of::<V>() == align_of::<W>() {
+        // `V` has `W`'s size and alignment (checked), and the caller says
+        // its bits are the `W` wire value.
+        // SAFETY: so (`V` is an integer: any bits are a valid `W`).
+        let bits =
+            unsafe { core::slice::from_raw_parts(values.as_ptr().cast::<W>(), values.len()) };
+        return crate::bulk::encode_slice_to_uninit(bits, room);
+    }
+    if form.low_bits && size_of::<V>() == 4 && align_of::<V>() == 4 {
+        // `V` is a 4-byte integer (the `low_bits` contract, checked above).
+        // SAFETY: so its bits are `u32`s.
+        let bits =
+            unsafe { core::slice::from_raw_parts(values.as_ptr().cast::<u32>(), values.len()) };
+        if !any_top_bit(bits) {
+            return crate::bulk::encode_slice_to_uninit(bits, room);
+        }
+    }
+    let values = &values[..values.len().min(SHORT_PACKED_VALUES)];
+    let mut wire = [MaybeUninit::<W>::uninit(); SHORT_PACKED_VALUES];
+    for (slot, &value) in wire.iter_mut().zip(values) {
+        slot.write((form.narrow)(value));
+    }
+    // SAFETY: the first `values.len()` slots were written just above.
+    let wire = unsafe { core::slice::from_raw_parts(wire.as_ptr().cast::<W>(), values.len()) };
+    crate::bulk::encode_slice_to_uninit(wire, room)
+}
+
+/// Whether any of `bits` has its top bit set (an `int32` field's negative
+/// values): an OR of 16 lanes at a time, which the compiler keeps in
+/// vector registers (four `por` with a memory operand per 64 bytes in the
+/// baseline build), then the rest.
+#[cfg(any(feature = "alloc", feature = "bytes"))]
+#[inline(always)]
+fn any_top_bit(bits: &[u32]) -> bool {
+    let mut lanes = [0u32; 16];
+    let chunks = bits.chunks_exact(16);
+    let rest = chunks.remainder().iter().fold(0, |any, &b| any | b);
+    for chunk in chunks {
+        for (lane, &b) in lanes.iter_mut().zip(chunk) {
+            *lane |= b;
+        }
+    }
+    (lanes.iter().fold(rest, |any, &b| any | b)) >> 31 != 0
+}
+
+/// Encodes `values` into the sink's room in place, as many at a time as
+/// fit, growing it where it can (by at least [`ENCODE_SLACK`] past the
+/// longest varint, so the vector steps run to the last values); where it
+/// cannot and its room takes no whole varint, a batch goes through a stack
+/// buffer and a copy.
+#[cfg(any(feature = "alloc", feature = "bytes"))]
+#[inline(always)]
+fn encode_into_sink<T: crate::varint::VarInt>(mut values: &[T], sink: &mut impl PackedSink) {
     while !values.is_empty() {
-        // At most `room / 10` values (each takes at most 10 bytes) leave
-        // the slack free, so the vector steps run to the last of them.
-        let take = values.len().min(room / 10).max(1);
-        let (encoded, written) = crate::bulk::encode_slice_into(&values[..take], staging);
-        // The slack alone holds any varint: every call encodes one at least.
-        assert!(encoded > 0, "the bulk encoder made no progress");
-        write(&staging[..written]);
+        let room = sink.room();
+        if room.len() < T::MAX_LEN + ENCODE_SLACK
+            && sink.grow(values.len().saturating_add(T::MAX_LEN + ENCODE_SLACK))
+        {
+            continue;
+        }
+        let room = sink.room();
+        let room_len = room.len();
+        let (encoded, written) = crate::bulk::encode_slice_to_uninit(values, room);
+        // The encoder writes inside the slice it is given; checked, since
+        // the commit relies on it.
+        assert!(written <= room_len, "the bulk encoder wrote past its room");
+        // SAFETY: the encoder initialized the first `written` bytes.
+        unsafe { sink.commit(written) };
         values = &values[encoded..];
+        if encoded == 0 {
+            // The room takes no whole varint and cannot grow: through the
+            // stack, where any varint fits.
+            let mut staging = [MaybeUninit::<u8>::uninit(); ENCODE_STAGING + ENCODE_SLACK];
+            let take = values.len().min(ENCODE_STAGING / 10);
+            let (encoded, written) =
+                crate::bulk::encode_slice_to_uninit(&values[..take], &mut staging);
+            assert!(encoded > 0, "the bulk encoder made no progress");
+            // `written <= staging.len()` (the encoder writes inside it).
+            // SAFETY: and it initialized those bytes.
+            let bytes = unsafe {
+                core::slice::from_raw_parts(
+                    staging.as_ptr().cast::<u8>(),
+                    written.min(staging.len()),
+                )
+            };
+            sink.put(bytes);
+            values = &values[encoded..];
+        }
     }
 }
 
@@ -857,6 +1032,11 @@ fn put_packed_with<
     low_bits: bool,
 ) -> usize {
     use crate::bytes_ext::BufMutVarint;
+    let form = WireForm {
+        narrow,
+        same_bits,
+        low_bits,
+    };
     if let Some(bytes) = bools_as_bytes(values) {
         let total = crate::encode::encoded_len(bytes.len() as u64) + bytes.len();
         if buf.remaining_mut() < total {
@@ -873,7 +1053,7 @@ fn put_packed_with<
             // The writes are bounded by the room checked here, from the
             // number of values, not by any computed length.
             // SAFETY: the chunk has `room` writable bytes.
-            let written = unsafe { write_short_packed(chunk.as_mut_ptr(), values, to_wire) };
+            let written = unsafe { write_short_packed(chunk.as_mut_ptr(), values, to_wire, form) };
             // `written <= room <= chunk.len() <= remaining_mut()`.
             // SAFETY: `write_short_packed` initialized the first `written`
             // bytes of the current chunk.
@@ -884,7 +1064,8 @@ fn put_packed_with<
         // chained buffer): encode on the stack, then one copy.
         let mut staging = [MaybeUninit::<u8>::uninit(); SHORT_PACKED_ROOM];
         // SAFETY: `staging` has `SHORT_PACKED_ROOM >= room` bytes.
-        let written = unsafe { write_short_packed(staging.as_mut_ptr().cast(), values, to_wire) };
+        let written =
+            unsafe { write_short_packed(staging.as_mut_ptr().cast(), values, to_wire, form) };
         if buf.remaining_mut() < written {
             no_room_for_packed(written, buf.remaining_mut());
         }
@@ -894,25 +1075,18 @@ fn put_packed_with<
         return written;
     }
     // The prefix goes first, so the payload's length first: this total
-    // bounds nothing (`put_slice` checks every write); a wrong one would
-    // only move the panic.
+    // bounds nothing (the encoders write inside the chunks `chunk_mut`
+    // gives, and `put_slice` checks its writes); a wrong one would only
+    // move the panic.
     let payload_len = encoded_len_packed_with(values, to_wire);
     let total = crate::encode::encoded_len(payload_len as u64) + payload_len;
-    if buf.remaining_mut() < total {
-        no_room_for_packed(total, buf.remaining_mut());
+    let before = buf.remaining_mut();
+    if before < total {
+        no_room_for_packed(total, before);
     }
     buf.put_varint(payload_len as u64);
-    let mut written = crate::encode::encoded_len(payload_len as u64);
-    let wire = WireForm {
-        narrow,
-        same_bits,
-        low_bits,
-    };
-    encode_batches(values, wire, |bytes| {
-        buf.put_slice(bytes);
-        written += bytes.len();
-    });
-    written
+    encode_batches(values, form, &mut BufSink(buf));
+    before - buf.remaining_mut()
 }
 
 /// The most values a packed field has for [`write_short_packed`].
@@ -947,10 +1121,11 @@ const SHORT_PACKED_ROOM: usize = short_packed_room(SHORT_PACKED_VALUES);
 /// alone), and the bytes returned are initialized.
 #[cfg(any(feature = "alloc", feature = "bytes"))]
 #[inline(always)]
-unsafe fn write_short_packed<V: Copy>(
+unsafe fn write_short_packed<V: Copy, W: crate::varint::VarInt + Copy>(
     at: *mut u8,
     values: &[V],
     to_wire: impl Fn(V) -> u64,
+    form: WireForm<impl Fn(V) -> W>,
 ) -> usize {
     const {
         // A 2-byte prefix holds any short field's length.
@@ -990,31 +1165,19 @@ unsafe fn write_short_packed<V: Copy>(
             }
         }
     } else if values.len() >= 8 {
-        // The bulk encoder's vector steps (from 8 values) into a zeroed
-        // stack buffer with slack, then one copy.
-        let mut wire = [MaybeUninit::<u64>::uninit(); SHORT_PACKED_VALUES];
-        for (slot, &value) in wire.iter_mut().zip(values) {
-            slot.write(to_wire(value));
-        }
-        // `values.len() <= SHORT_PACKED_VALUES` (the caller).
-        // SAFETY: so the first `values.len()` slots were written just above.
-        let wire =
-            unsafe { core::slice::from_raw_parts(wire.as_ptr().cast::<u64>(), values.len()) };
-        let mut staging = [MaybeUninit::<u8>::uninit(); 10 * SHORT_PACKED_VALUES + ENCODE_SLACK];
-        let used = 10 * values.len() + ENCODE_SLACK;
-        // SAFETY: `used <= staging.len()`; the bytes are zeroed just before
-        // they are seen as `u8`s.
-        let staging = unsafe {
-            core::ptr::write_bytes(staging.as_mut_ptr(), 0, used);
-            core::slice::from_raw_parts_mut(staging.as_mut_ptr().cast::<u8>(), used)
+        // The bulk encoder's vector steps (from 8 values), in place, on
+        // the type's own wire form (`u32` lanes where it has them).
+        let payload_room = 10 * values.len();
+        // Bytes `1..1 + payload_room` are inside the caller's room, and the
+        // encoder writes only initialized bytes into them.
+        // SAFETY: so they can be lent to it as possibly uninitialized bytes.
+        let room = unsafe {
+            core::slice::from_raw_parts_mut(at.add(1).cast::<MaybeUninit<u8>>(), payload_room)
         };
-        let (_, written) = crate::bulk::encode_slice_into(wire, staging);
-        // The copy's bound is the room, not the count the encoder reports.
-        let written = written.min(10 * values.len());
-        // SAFETY: `staging` has `written` bytes, and bytes `1..1 + written`
-        // are inside the room (`10 * values.len() + 2`).
-        unsafe { core::ptr::copy_nonoverlapping(staging.as_ptr(), at.add(1), written) };
-        pos += written;
+        let (encoded, written) = encode_short_run(values, form, room);
+        debug_assert_eq!(encoded, values.len(), "10 bytes per value hold any varints");
+        // The prefix's bound is the room, not the count the encoder reports.
+        pos += written.min(payload_room);
     } else {
         for &value in values {
             // As above: every store is inside the room.

@@ -288,6 +288,53 @@ fn put_packed_never_writes_past_the_buffer() {
     }
 }
 
+/// The low 32 bits of `wire` as `int32` values, and their packed field
+/// (negative ones sign-extended to 10 bytes).
+fn int32_field_of(wire: &[u64]) -> (Vec<i32>, Vec<u8>) {
+    let int32s: Vec<i32> = wire.iter().map(|&w| w as i32).collect();
+    let sign_extended: Vec<u64> = int32s.iter().map(|&v| i64::from(v) as u64).collect();
+    (int32s, reference_field(&sign_extended))
+}
+
+/// `put_packed` into a `BufMut` of two chunks (a chained pair of slices),
+/// with the break at every byte of short fields and at spread-out bytes of
+/// long ones: the field whole and in order, whatever chunk the bulk
+/// encoder's in-place runs or the stack copy wrote it through.
+#[cfg(feature = "bytes")]
+#[test]
+fn put_packed_across_chunks() {
+    use bytes::BufMut;
+    let mut next = xorshift(0x7a3c_9e11_04d2_5b6f);
+    for count in [0, 1, 8, 31, 32, 33, 40, 100, 256, 257, 600, 3000] {
+        for shape in 0..4 {
+            let wire = wire_values(shape, count, &mut next);
+            let field = reference_field(&wire);
+            let (int32s, int32_field) = int32_field_of(&wire);
+            let step = if field.len() < 200 { 1 } else { 37 };
+            for split in (0..=field.len()).step_by(step) {
+                let mut first = vec![0u8; split];
+                let mut second = vec![0u8; field.len() + 16 - split];
+                let mut buf = (&mut first[..]).chain_mut(&mut second[..]);
+                assert_eq!(uint64::put_packed(&wire, &mut buf), field.len());
+                let mut got = first.clone();
+                got.extend_from_slice(&second[..field.len() - split]);
+                assert_eq!(got, field, "uint64: {count} values, split at {split}");
+                if split <= int32_field.len() {
+                    let mut first = vec![0u8; split];
+                    let mut second = vec![0u8; int32_field.len() - split];
+                    let mut buf = (&mut first[..]).chain_mut(&mut second[..]);
+                    assert_eq!(int32::put_packed(&int32s, &mut buf), int32_field.len());
+                    first.extend_from_slice(&second);
+                    assert_eq!(
+                        first, int32_field,
+                        "int32: {count} values, split at {split}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// `decode_packed` of payloads that end at a guard page reads nothing
 /// past them.
 #[cfg(unix)]
@@ -335,13 +382,7 @@ fn long_fields_whose_first_batch_misleads_the_prefix() {
             let mut out = vec![9u8];
             assert_eq!(uint64::encode_packed(&wire, &mut out), field.len());
             assert_eq!(&out[1..], &field[..], "{count} values");
-            let int32s: Vec<i32> = wire.iter().map(|&w| w as i32).collect();
-            let int32_field = reference_field(
-                &int32s
-                    .iter()
-                    .map(|&v| i64::from(v) as u64)
-                    .collect::<Vec<_>>(),
-            );
+            let (int32s, int32_field) = int32_field_of(&wire);
             let mut out = Vec::new();
             assert_eq!(int32::encode_packed(&int32s, &mut out), int32_field.len());
             assert_eq!(out, int32_field, "int32, {count} values");
