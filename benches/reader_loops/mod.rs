@@ -295,7 +295,8 @@ pub fn bench(c: &mut Criterion) {
 /// `VARINT_BENCH_PAIRED=reader`: every shape and window size in
 /// alternating rounds (the contenders' order rotates from round to round,
 /// all on the same windows); prints M values/s medians and the reader's
-/// speed over each other contender's.
+/// speed over each other contender's. (The paired modes run on x86-64.)
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub fn paired() {
     /// Values per contender per round.
     const TURN_VALUES: usize = 1 << 20;
