@@ -747,7 +747,8 @@ pub fn encode_slice_to_uninit<T: VarInt>(
     if values.len() < 8 {
         return encode_slice_into_scalar(values, out);
     }
-    detected_backend().encode_slice_to_uninit(values, out)
+    // SAFETY: `detected_backend` is supported by this CPU.
+    unsafe { detected_backend().encode_slice_to_uninit_supported(values, out) }
 }
 
 #[cfg(test)]
