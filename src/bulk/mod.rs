@@ -635,10 +635,14 @@ pub fn encode_slice<T: VarInt>(values: &[T], out: &mut Vec<u8>) -> usize {
         // No zero-fill: the encoder writes into the spare capacity.
         out.reserve(room);
         let at = out.len();
-        let (encoded, written) = encode_slice_to_uninit(rest, out.spare_capacity_mut());
-        // `written` is at most the spare capacity's length (the encoder
-        // writes inside `out`'s slice).
-        // SAFETY: and the encoder initialized those bytes.
+        let spare = out.spare_capacity_mut();
+        let spare_len = spare.len();
+        let (encoded, written) = encode_slice_to_uninit(rest, spare);
+        // The encoder writes inside the slice it is given; checked, since
+        // the length set below relies on it.
+        assert!(written <= spare_len, "the bulk encoder wrote past its room");
+        // SAFETY: `at + written` is within the capacity, and the encoder
+        // initialized those bytes.
         unsafe { out.set_len(at + written) };
         rest = &rest[encoded..];
         if rest.is_empty() {

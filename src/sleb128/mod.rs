@@ -461,11 +461,15 @@ pub fn encode_slice<T: SignedLeb128>(values: &[T], out: &mut Vec<u8>) -> usize {
     let room = encoded_len_sum(values);
     // No zero-fill: the encoder writes into the spare capacity.
     out.reserve(room);
-    let (encoded, written) = encode_slice_to_uninit(values, out.spare_capacity_mut());
+    let spare = out.spare_capacity_mut();
+    let spare_len = spare.len();
+    let (encoded, written) = encode_slice_to_uninit(values, spare);
     debug_assert_eq!((encoded, written), (values.len(), room));
-    // `written` is at most the spare capacity's length (the encoder writes
-    // inside `out`'s slice).
-    // SAFETY: and the encoder initialized those bytes.
+    // The encoder writes inside the slice it is given; checked, since the
+    // length set below relies on it.
+    assert!(written <= spare_len, "the encoder wrote past its room");
+    // SAFETY: `start + written` is within the capacity, and the encoder
+    // initialized those bytes.
     unsafe { out.set_len(start + written) };
     written
 }
