@@ -27,7 +27,7 @@
 //! never past `out`. So results are those of the scalar encoder for every
 //! input and output size.
 
-use crate::arch::window::UninitWindow;
+use crate::arch::scalar::single::UninitWindow;
 use crate::varint::VarInt;
 use core::mem::MaybeUninit;
 

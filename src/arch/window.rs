@@ -13,7 +13,6 @@
 use crate::arch::scalar::single::{decode_bytes_8_and_9, pack_7bit_groups};
 use crate::error::DecodeError;
 use crate::varint::{narrow, VarInt, CONTINUATION_BITS, PAYLOAD_BITS};
-use core::mem::MaybeUninit;
 
 /// Runs `kernel` on the input's 16-byte window and turns a length past the
 /// end into [`DecodeError::Truncated`]. Shared by the public functions and
@@ -120,26 +119,6 @@ pub(crate) fn encode_to_slice_with(
         };
         dest.copy_from_slice(&buf[..len]);
         len
-    }
-}
-
-/// An encode window of the bulk encoders, whose output may be
-/// uninitialized (a `Vec`'s spare capacity): 16 bytes they may write.
-pub(crate) type UninitWindow = [MaybeUninit<u8>; 16];
-
-/// Stores a varint's words ([`encode_words`](crate::arch::scalar::single::encode_words_with)'s
-/// bytes 0..8 and 8..10) at the start of `window`: bytes 8 and 9 only when
-/// the type's varints can be that long (`wide`), as the `[u8; 16]` kernels do.
-#[inline(always)]
-pub(crate) fn store_words(window: &mut UninitWindow, low: u64, high: u16, wide: bool) {
-    let at = window.as_mut_ptr().cast::<u8>();
-    // SAFETY: `window` has 16 writable bytes; bytes 0..8 and 8..10 are
-    // inside them, and unaligned stores need no alignment.
-    unsafe {
-        at.cast::<u64>().write_unaligned(low.to_le());
-        if wide {
-            at.add(8).cast::<u16>().write_unaligned(high.to_le());
-        }
     }
 }
 

@@ -16,7 +16,7 @@
 //! the direct path its single word store per value.
 
 use crate::arch::scalar;
-use crate::arch::window::UninitWindow;
+use crate::arch::scalar::single::UninitWindow;
 use crate::varint::VarInt;
 use core::mem::MaybeUninit;
 

@@ -270,14 +270,31 @@ pub fn encode<T: VarInt>(value: T, out: &mut [u8; 16]) -> usize {
     encode_with::<T>(value.to_u64(), out, spread_low_56_bits)
 }
 
+/// An encode window of the bulk encoders, whose output may be
+/// uninitialized (a `Vec`'s spare capacity): 16 bytes they may write.
+pub(crate) type UninitWindow = [core::mem::MaybeUninit<u8>; 16];
+
+/// Stores a varint's words ([`encode_words_with`]'s
+/// bytes 0..8 and 8..10) at the start of `window`: bytes 8 and 9 only when
+/// the type's varints can be that long (`wide`), as the `[u8; 16]` kernels do.
+#[inline(always)]
+pub(crate) fn store_words(window: &mut UninitWindow, low: u64, high: u16, wide: bool) {
+    let at = window.as_mut_ptr().cast::<u8>();
+    // SAFETY: `window` has 16 writable bytes; bytes 0..8 and 8..10 are
+    // inside them, and unaligned stores need no alignment.
+    unsafe {
+        at.cast::<u64>().write_unaligned(low.to_le());
+        if wide {
+            at.add(8).cast::<u16>().write_unaligned(high.to_le());
+        }
+    }
+}
+
 /// [`encode`] into a bulk encoder's window, which may be uninitialized.
 #[inline(always)]
-pub(crate) fn encode_uninit<T: VarInt>(
-    value: T,
-    out: &mut crate::arch::window::UninitWindow,
-) -> usize {
+pub(crate) fn encode_uninit<T: VarInt>(value: T, out: &mut UninitWindow) -> usize {
     let (low, high, len) = encode_words::<T>(value);
-    crate::arch::window::store_words(out, low, high, T::MAX_LEN > 8);
+    store_words(out, low, high, T::MAX_LEN > 8);
     len
 }
 

@@ -198,10 +198,10 @@ pub(crate) fn encode_words<T: SignedLeb128>(value: T) -> (u64, u16, usize) {
 #[inline(always)]
 pub(crate) fn encode_uninit<T: SignedLeb128>(
     value: T,
-    out: &mut crate::arch::window::UninitWindow,
+    out: &mut crate::arch::scalar::single::UninitWindow,
 ) -> usize {
     let (low, high, len) = encode_words(value);
-    crate::arch::window::store_words(out, low, high, T::MAX_LEN > 8);
+    crate::arch::scalar::single::store_words(out, low, high, T::MAX_LEN > 8);
     len
 }
 

@@ -12,8 +12,8 @@
 
 use core::arch::x86_64::{_pdep_u64, _pext_u64};
 
+use crate::arch::scalar::single::{store_words, UninitWindow};
 use crate::arch::scalar::{self, encode_slice::encode_slice_into_with};
-use crate::arch::window::{store_words, UninitWindow};
 use crate::error::DecodeError;
 use crate::varint::{VarInt, PAYLOAD_BITS};
 use core::mem::MaybeUninit;

@@ -63,7 +63,7 @@ use core::arch::aarch64::*;
 use crate::arch::group_encode::{self, CONTROLS, GROUP, LANE_LIMIT, TOTALS};
 use crate::arch::scalar;
 use crate::arch::scalar::encode_slice::encode_slice_into_scalar;
-use crate::arch::window::UninitWindow;
+use crate::arch::scalar::single::UninitWindow;
 use crate::varint::VarInt;
 use core::mem::MaybeUninit;
 
