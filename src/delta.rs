@@ -178,6 +178,36 @@ impl<'a> Gaps<'a> {
         Ok(n)
     }
 
+    /// Decodes gaps into `slots` through the batch decoder from the
+    /// current position, the first call too (see [`select_with`]): at
+    /// least one value unless the input is done or `slots` is empty.
+    /// Errors as [`Gaps::next`].
+    fn next_run<T: VarInt>(
+        &mut self,
+        slots: &mut [MaybeUninit<T>],
+    ) -> Result<usize, BulkDecodeError> {
+        let (n, next) = self
+            .batched
+            .decode_run_uninit(self.input, self.pos, slots)?;
+        debug_assert!(next > self.pos || slots.is_empty() || self.done());
+        self.pos = next;
+        Ok(n)
+    }
+
+    /// [`Gaps::next_run`] with the running sum of [`Gaps::next_summed`].
+    fn next_run_summed<T: VarInt>(
+        &mut self,
+        slots: &mut [MaybeUninit<T>],
+        sum: &mut T,
+    ) -> Result<usize, BulkDecodeError> {
+        let (n, next) = self
+            .batched
+            .decode_run_delta_uninit(self.input, self.pos, slots, sum)?;
+        debug_assert!(next > self.pos || slots.is_empty() || self.done());
+        self.pos = next;
+        Ok(n)
+    }
+
     /// [`Gaps::next`] with the running sum: the values stored are `*sum`
     /// plus the gaps up to them (wrapping in `T`), and `*sum` becomes the
     /// last one stored (with an error, the last one before its index).
@@ -267,6 +297,10 @@ const SHORT_SELECT_INDEX: usize = 32;
 /// See [`SHORT_SELECT_INDEX`].
 const SHORT_SEARCH_BYTES: usize = 64;
 
+/// The values a [`search`] decodes first (then [`STACK_BATCH`] at a
+/// time) where the decoder stops after its blocks (SSSE3, AVX2).
+const SEARCH_FIRST_RUN: usize = 64;
+
 /// The single-value decoder over the gaps, summing: calls `stop(index,
 /// value)` on each value in turn until it returns true (then that value's
 /// index and `Some(value)`) or the input ends (then the number of values
@@ -328,11 +362,33 @@ fn select_with<T: DeltaInt>(
                 input.len(),
             ));
         }
-        let want = (index - done).min(STACK_BATCH - 1) + 1;
-        let n = gaps.next(&mut slots[..want]).map_err(|error| {
-            BulkDecodeError::new(error.kind(), done + error.index(), error.offset())
-        })?;
-        // SAFETY: the decoder initialized the first `n` slots.
+        // The values up to `index`, at most a batch.
+        let need = (index - done).min(STACK_BATCH - 1) + 1;
+        let slack = gaps.batched.run_slack();
+        let result = if slack == 0 {
+            gaps.next(&mut slots[..need])
+        } else {
+            // Room for a block past the values needed: the SSSE3/AVX2
+            // block loop runs up to them and stops, where room for exactly
+            // `need` values sent its last blocks' values to the scalar
+            // tail one by one (mixed gaps, 256 values: see BENCHMARKS.md,
+            // "Against Masked VByte"). Values decoded past `need`, and
+            // an error past them, do not count.
+            gaps.next_run(&mut slots[..(need + slack).min(STACK_BATCH)])
+        };
+        let n = match result {
+            Ok(n) => n.min(need),
+            Err(error) if error.index() >= need => need,
+            Err(error) => {
+                return Err(BulkDecodeError::new(
+                    error.kind(),
+                    done + error.index(),
+                    error.offset(),
+                ))
+            }
+        };
+        // SAFETY: the decoder initialized the first `n` slots (`n` is at
+        // most its count, or below its error's index).
         sum = wrapping_total(unsafe { assume_init(&mut slots, n) }, sum);
         done += n;
         if done > index {
@@ -385,8 +441,23 @@ fn search_with<T: DeltaInt>(
     let mut gaps = Gaps::new::<T>(input, source);
     let mut done = 0;
     let mut sum = previous;
+    let slack = gaps.batched.run_slack();
     while !gaps.done() {
-        let (n, error) = match gaps.next_summed(&mut slots, &mut sum) {
+        let result = if slack == 0 {
+            gaps.next_summed(&mut slots, &mut sum)
+        } else {
+            // The SSSE3/AVX2 block loop stops after the values its room
+            // allows past a block's slack: a first run of about
+            // `SEARCH_FIRST_RUN` values, where the key is often found,
+            // then whole batches.
+            let room = if done == 0 {
+                SEARCH_FIRST_RUN + slack
+            } else {
+                STACK_BATCH
+            };
+            gaps.next_run_summed(&mut slots[..room], &mut sum)
+        };
+        let (n, error) = match result {
             Ok(0) => return Err(first_error::<T>(input, gaps.pos, done)),
             Ok(n) => (n, None),
             Err(error) => (error.index(), Some(error)),

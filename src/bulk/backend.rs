@@ -171,6 +171,20 @@ impl Backend {
         Ok((values, start + consumed))
     }
 
+    /// The output slots beyond the values wanted that let
+    /// [`Backend::decode_run_uninit`] run whole blocks up to them and stop
+    /// there: the SSSE3 and AVX2 block loops need a block's 63 free slots
+    /// and return after their blocks; 0 for the other backends, which fill
+    /// the room they are given (so they should be given no more than the
+    /// values wanted).
+    pub(crate) fn run_slack(self) -> usize {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ssse3 | Backend::Avx2 => x86_64::grid_decode::RUN_BLOCK_SLOTS,
+            _ => 0,
+        }
+    }
+
     /// [`Backend::decode_uninit`] of delta-coded gaps (`delta`): each
     /// value written is `*sum` plus the gaps up to it, wrapping in `T`;
     /// `*sum` becomes the last value written (with an error, the last one

@@ -1059,6 +1059,12 @@ unsafe fn block_loop<K: Kernel, T: VarInt, const DELTA: bool, const SIGNED: bool
     Ok((written, q - carry_128 / 128))
 }
 
+/// The free output slots a block needs: [`block_loop`] runs blocks while
+/// this many are free (7 values stored per chunk), so a `PARTIAL` decode
+/// into room for `k` values and this many more stops after at least `k`
+/// values (unless the input or an exit ends it first).
+pub(crate) const RUN_BLOCK_SLOTS: usize = BLOCK_BYTES;
+
 /// Inputs shorter than this take [`decode_short_with`]: two blocks.
 pub(crate) const SHORT_INPUT_BYTES: usize = 2 * MASK_BYTES;
 
