@@ -60,8 +60,20 @@ const DECODE_SCALAR_CUTOFF_BYTES: usize = 256;
 /// the others (Zen 1, 32-256 values: 8-10-byte ids 1.08-1.29x; 256-1024
 /// values: 2-4-byte timestamp deltas 1.09-1.19x, values uniform in bit
 /// width 1-32 1.01-1.14x; the Zen 2 measurements found the same on 3-byte
-/// values). Past it the two are within a few percent.
+/// values). Past it the two are within a few percent. 64-bit ids keep
+/// this bound on every CPU (Zen 3: scalar 1.01-1.44x AVX2 at 32-512 ids).
 const LONG_VARINTS_SCALAR_MAX_BYTES: usize = 4096;
+
+/// [`LONG_VARINTS_SCALAR_MAX_BYTES`] for a 32-bit decode where the AVX2
+/// decoder runs on full-width 256-bit units (not [`splits_256_bit_ops`]):
+/// there the grid overtakes the scalar word steps sooner (Zen 3, default
+/// build, 11 paired rounds, scalar time / AVX2 time: 2-4-byte timestamp
+/// deltas 0.90 at 256 values (768 bytes), 1.07 at 512, 1.24 at 1,024;
+/// values uniform in bit width 1-32 1.01 at 256 values (717 bytes), 1.25
+/// at 512).
+///
+/// [`splits_256_bit_ops`]: crate::cpu::splits_256_bit_ops
+const LONG_VARINTS_SCALAR_MAX_BYTES_32_WIDE: usize = 1024;
 
 /// See [`LONG_VARINTS_SCALAR_MAX_BYTES`]. Into `u64` slots the scalar
 /// backend is slower on varints of 2-5 bytes than into `u32` slots, and
@@ -137,10 +149,17 @@ fn decode_backend<T: VarInt>(input: &[u8], detected: Backend) -> Backend {
             short_varints == 0 || (short_varints <= LONG_VARINTS_MAX_SHORT && long == 0),
         )
     };
-    if short || (input.len() < LONG_VARINTS_SCALAR_MAX_BYTES && long_stay_scalar) {
+    let simd = simd_decoder(detected);
+    let scalar_max =
+        if T::MAX_LEN <= 5 && simd == Backend::Avx2 && !crate::cpu::splits_256_bit_ops() {
+            LONG_VARINTS_SCALAR_MAX_BYTES_32_WIDE
+        } else {
+            LONG_VARINTS_SCALAR_MAX_BYTES
+        };
+    if short || (input.len() < scalar_max && long_stay_scalar) {
         Backend::Scalar
     } else {
-        simd_decoder(detected)
+        simd
     }
 }
 

@@ -133,7 +133,17 @@ fn expected_route<T: VarInt>(input: &[u8], detected: Backend) -> Route {
             short_varints == 0 || (short_varints <= 3 && !long),
         )
     };
-    if short || (len < 4096 && stay_scalar) {
+    // 32-bit decodes on full-width 256-bit AVX2 units leave the scalar
+    // backend from 1,024 bytes.
+    let scalar_max = if T::MAX_LEN <= 5
+        && simd_for(detected) == Backend::Avx2
+        && !crate::cpu::splits_256_bit_ops()
+    {
+        1024
+    } else {
+        4096
+    };
+    if short || (len < scalar_max && stay_scalar) {
         Route::Kernel(Backend::Scalar)
     } else {
         Route::Kernel(simd_for(detected))
