@@ -136,6 +136,13 @@ fn decode_backend<T: VarInt>(input: &[u8], detected: Backend) -> Backend {
             simd_decoder(detected)
         };
     }
+    if continues & continues >> 1 & continues >> 2 == 0 {
+        // No varint of 4 bytes or more: the SIMD backends' runs of varints
+        // of at most 3 bytes (`threes_run`; Zen 3, default build, `u32`
+        // varints of 3 bytes, best of 3 runs: AVX2 0.85-3.73 ns per value
+        // against scalar 2.00-4.19 from 48 to 1,024 values).
+        return simd_decoder(detected);
+    }
     // Varints of 1 or 2 bytes: ends with an end (or the input's start)
     // one or two bytes before them.
     let short_varints = (ends & (ends << 1 | 1 | ends << 2 | 3)).count_ones();

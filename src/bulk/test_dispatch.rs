@@ -123,6 +123,10 @@ fn expected_route<T: VarInt>(input: &[u8], detected: Backend) -> Route {
             Route::Kernel(simd_for(detected))
         };
     }
+    if longest_run <= 2 {
+        // No varint of 4 bytes or more (the runs of at most 3 bytes).
+        return Route::Kernel(simd_for(detected));
+    }
     let short_varints = lens.iter().filter(|&&n| n <= 2).count();
     let long = longest_run >= 5;
     let (short, stay_scalar) = if T::MAX_LEN > 5 {

@@ -189,33 +189,74 @@ fn two_byte_runs_then_any_varint() {
         let count = 20 + (next() % 400) as usize;
         // Share of two-byte varints: none, a few, half, all.
         let twos = [0, 5, 50, 100][case % 4];
-        let mut lens: Vec<usize> = (0..count)
+        let lens: Vec<usize> = (0..count)
             .map(|_| if (next() % 100) < twos { 2 } else { 1 })
             .collect();
-        let at = (next() as usize) % count;
-        match next() % 6 {
-            0 => lens[at] = 3,
-            1 => lens[at] = 3 + (next() % 8) as usize,
-            _ => {}
-        }
-        let mut input = stream(&lens, next());
-        let byte = (next() as usize) % input.len();
-        match next() % 6 {
-            // Overflows u16 (3 bytes, 0x7f in the last) and u8 as 2 bytes.
-            0 => input.splice(byte..byte, [0xff, 0xff, 0x7f]).for_each(drop),
-            // An overlong varint.
-            1 => input.splice(byte..byte, [0xff; 11]).for_each(drop),
-            // Truncated at the end.
-            2 => input.push(0x81),
-            _ => {}
-        }
-        let out_len = match next() % 4 {
-            0 => input.len() + 1,
-            1 => count,
-            2 => 64 * (1 + (next() as usize) % 6) + (next() as usize) % 3,
-            _ => (next() as usize) % (count + 2),
-        };
-        check_all_types(&backends, &input, out_len);
+        check_damaged_runs(&backends, &mut next, lens, 3);
+    }
+}
+
+/// A stream of varints of `lens` with, at random, one of them `longer`
+/// bytes or more, an error spliced in anywhere (a `u16` overflow, an
+/// overlong varint) or a varint cut off at the end, decoded by every type
+/// and backend into an output of a random length (its room, the values'
+/// count, a few 64-slot blocks, anything below the count).
+fn check_damaged_runs(
+    backends: &[Bulk],
+    next: &mut impl FnMut() -> u64,
+    mut lens: Vec<usize>,
+    longer: usize,
+) {
+    let count = lens.len();
+    let at = (next() as usize) % count;
+    match next() % 6 {
+        0 => lens[at] = longer,
+        1 => lens[at] = longer + (next() % (11 - longer as u64)) as usize,
+        _ => {}
+    }
+    let mut input = stream(&lens, next());
+    let byte = (next() as usize) % input.len();
+    match next() % 6 {
+        // Overflows u16 (3 bytes, 0x7f in the last) and u8 as 2 bytes.
+        0 => input.splice(byte..byte, [0xff, 0xff, 0x7f]).for_each(drop),
+        // An overlong varint.
+        1 => input.splice(byte..byte, [0xff; 11]).for_each(drop),
+        // Truncated at the end, one or two bytes into a varint.
+        2 => input.push(0x81),
+        3 => input.extend([0x81, 0x81]),
+        _ => {}
+    }
+    let out_len = match next() % 4 {
+        0 => input.len() + 1,
+        1 => count,
+        2 => 64 * (1 + (next() as usize) % 8) + (next() as usize) % 3,
+        _ => (next() as usize) % (count + 2),
+    };
+    check_all_types(backends, &input, out_len);
+}
+
+/// Runs of varints of at most three bytes (the SSSE3/AVX2 `threes_run`):
+/// all 3-byte, or 1-, 2- and 3-byte ones mixed, across several 64-byte
+/// chunks, with a longer varint, an error or the end anywhere, into
+/// outputs that end anywhere.
+#[test]
+fn three_byte_runs_then_any_varint() {
+    let backends = bulk_backends();
+    let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
+    for case in 0..1500 {
+        let count = 20 + (next() % 600) as usize;
+        // Share of 3-byte varints; the rest 1 or 2 bytes.
+        let threes = [100, 90, 50, 10][case % 4];
+        let lens: Vec<usize> = (0..count)
+            .map(|_| {
+                if (next() % 100) < threes {
+                    3
+                } else {
+                    1 + (next() % 2) as usize
+                }
+            })
+            .collect();
+        check_damaged_runs(&backends, &mut next, lens, 4);
     }
 }
 

@@ -227,3 +227,66 @@ pub(in crate::arch::x86_64) static TWOS: TwosTable = {
     }
     TwosTable { controls, ends }
 };
+
+/// The `pshufb` control of one 4-byte group of a run of varints of at most
+/// three bytes (see `threes_run` in the parent module). `index` bit 0: the
+/// byte two before the group is a continuation byte; bit 1: the byte
+/// before it is; bit `i + 2`: group byte `i` is. The control reads an
+/// 8-byte window whose bytes 4..8 are the group (bytes 2 and 3 the two
+/// before it) and puts the varint ending at each group byte without the
+/// continuation bit into the next 32-bit lane, low byte first, zeros
+/// above it. The first such varint starts after the last byte before the
+/// group without the continuation bit (at most two bytes before it: no
+/// varint in a run has more than three bytes). Indices with three
+/// continuation bits in a row are never looked up; their rows are built
+/// as if the varint started three bytes before its end.
+pub(in crate::arch::x86_64) const fn threes_control(index: usize) -> [u8; 16] {
+    let mut control = [ZERO; 16];
+    // Window byte `p` (2..8) continues: bit `p - 2` of the index.
+    let mut start = if (index >> 1) & 1 == 0 {
+        4
+    } else if index & 1 == 0 {
+        3
+    } else {
+        2
+    };
+    let mut lane = 0;
+    let mut position = 4;
+    while position < 8 {
+        if (index >> (position - 2)) & 1 == 0 {
+            if position - start > 2 {
+                start = position - 2;
+            }
+            let mut k = 0;
+            while start + k <= position {
+                control[4 * lane + k] = (start + k) as u8;
+                k += 1;
+            }
+            lane += 1;
+            start = position + 1;
+        }
+        position += 1;
+    }
+    control
+}
+
+/// [`threes_control`] for each of the 2^6 indices (1 KiB), and the number
+/// of varints that end in the group.
+#[repr(C, align(64))]
+pub(in crate::arch::x86_64) struct ThreesTable {
+    pub(in crate::arch::x86_64) controls: [[u8; 16]; 1 << 6],
+    pub(in crate::arch::x86_64) ends: [u8; 1 << 6],
+}
+
+/// The controls of the three-byte runs, built at compile time.
+pub(in crate::arch::x86_64) static THREES: ThreesTable = {
+    let mut controls = [[ZERO; 16]; 1 << 6];
+    let mut ends = [0; 1 << 6];
+    let mut index = 0;
+    while index < 1 << 6 {
+        controls[index] = threes_control(index);
+        ends[index] = 4 - (index >> 2).count_ones() as u8;
+        index += 1;
+    }
+    ThreesTable { controls, ends }
+};
