@@ -187,8 +187,8 @@ mod tables;
 
 pub(super) use tables::ZERO;
 use tables::{
-    too_long_bit, Entry, Tables, BEFORE, BLOCK_BYTES, BLOCK_CHUNKS, CHUNK, LANE0_ROWS, MASK_BYTES,
-    TABLES, THREES, TWOS,
+    too_long_bit, Entry, Tables, ThreesEntry, BEFORE, BLOCK_BYTES, BLOCK_CHUNKS, CHUNK, LANE0_ROWS,
+    MASK_BYTES, TABLES, THREES, TWOS,
 };
 
 /// Fewer values than this in a block (under one varint per chunk: mostly
@@ -1679,6 +1679,22 @@ unsafe fn store_dwords<T: VarInt>(dst: *mut T, x: __m128i) {
     }
 }
 
+/// The byte offset in [`THREES`] of group `G`'s entry (64 bytes each):
+/// its index (bits 0, 1: bytes 4G - 2 and 4G - 1 continue; bits 2..6: the
+/// group's bytes, from `mask` and the two bits `before` the 64 bytes)
+/// times 64, shifted into place at once.
+#[inline(always)]
+fn threes_offset<const G: u32>(mask: u64, before: u64) -> usize {
+    const { assert!(size_of::<ThreesEntry>() == 64 && G < 16) };
+    let scaled = match G {
+        0 => mask << 8 | before << 6,
+        1 => mask << 4,
+        2 => mask,
+        _ => mask >> (4 * G).saturating_sub(8),
+    };
+    (scaled & 0xfc0) as usize
+}
+
 /// Decodes a run of varints of at most three bytes (3-byte deltas and
 /// offsets among shorter values, 21-bit ids): while the next 64 bytes hold
 /// only such varints, and not only varints of one or two bytes (those go to
@@ -1708,7 +1724,7 @@ unsafe fn threes_run<K: Kernel, T: VarInt, const DELTA: bool>(
     running: &mut Running,
 ) -> usize {
     debug_assert!(*q >= 4 && carry_128 <= 256);
-    let threes = in_register(&THREES);
+    let threes = in_register(&THREES).as_ptr().cast::<u8>();
     let len = input.len();
     let out_len = out.len();
     let src = input.as_ptr();
@@ -1728,28 +1744,33 @@ unsafe fn threes_run<K: Kernel, T: VarInt, const DELTA: bool>(
         // through `out`.
         let dst = out.as_mut_ptr().cast::<T>();
         // q + 64 <= len and written + 64 <= out_len (loop condition), q >= 4
-        // (caller): the groups' windows read src[q - 4..q + 64] and their
-        // stores write 4 slots at most 60 values past `written`.
+        // (caller): the windows read src[q - 4..q + 64], the table offsets
+        // are below 64 entries of 64 bytes, and the stores write 4 slots at
+        // most 60 values past `written`.
         // SAFETY: hence every access below is in bounds; CPU (caller).
         unsafe {
-            let at = src.add(*q);
+            let at = src.add(*q + opaque(0));
             let mut w = dst.add(*written);
             let low_bits = _mm_set1_epi8(0x7f);
+            // Groups 3k..3k + 3 share the window at[12k - 4..12k + 12];
+            // group 15 the window at[48..64].
+            let mut window = _mm_setzero_si128();
             macro_rules! group {
                 ($g:literal) => {
-                    // Bits 0, 1: bytes 4g - 2 and 4g - 1; bits 2..6: the group's bytes.
-                    let index = if $g == 0 {
-                        (mask << 2 | before) as usize & 0x3f
-                    } else {
-                        (mask >> (4 * $g - 2)) as usize & 0x3f
-                    };
-                    let bytes = _mm_loadl_epi64(at.add(4 * $g + opaque(0)).sub(4).cast());
-                    let window = _mm_and_si128(bytes, low_bits);
-                    let control = _mm_load_si128(threes.controls.as_ptr().add(index).cast());
+                    if $g % 3 == 0 && $g < 15 {
+                        window =
+                            _mm_and_si128(_mm_loadu_si128(at.add(4 * $g).sub(4).cast()), low_bits);
+                    }
+                    if $g == 15 {
+                        window = _mm_and_si128(_mm_loadu_si128(at.add(48).cast()), low_bits);
+                    }
+                    let place = if $g == 15 { 2 } else { $g % 3 };
+                    let entry = threes_offset::<$g>(mask, before);
+                    let control = _mm_load_si128(threes.add(entry + 16 * place).cast());
                     let words =
                         _mm_maddubs_epi16(_mm_set1_epi16(PAIRS), _mm_shuffle_epi8(window, control));
                     store_dwords::<T>(w, _mm_madd_epi16(words, _mm_set1_epi32(QUADS)));
-                    w = w.add(usize::from(*threes.ends.as_ptr().add(index)));
+                    w = w.add(usize::from(*threes.add(entry + 48)));
                 };
             }
             group!(0);
@@ -1768,7 +1789,7 @@ unsafe fn threes_run<K: Kernel, T: VarInt, const DELTA: bool>(
             group!(13);
             group!(14);
             group!(15);
-            let _ = w;
+            let _ = (w, window);
         }
         *written += 64 - mask.count_ones() as usize;
         *q += 64;

@@ -270,23 +270,45 @@ pub(in crate::arch::x86_64) const fn threes_control(index: usize) -> [u8; 16] {
     control
 }
 
-/// [`threes_control`] for each of the 2^6 indices (1 KiB), and the number
-/// of varints that end in the group.
+/// One entry of [`THREES`]: the control of a group in each of the three
+/// places it takes in a 16-byte window (window bytes 4..8, 8..12 or 12..16:
+/// [`threes_control`]'s positions plus 0, 4 or 8), and the number of
+/// varints that end in the group. 64 bytes: the run scales its index by
+/// 64 with the shift that extracts it.
 #[repr(C, align(64))]
-pub(in crate::arch::x86_64) struct ThreesTable {
-    pub(in crate::arch::x86_64) controls: [[u8; 16]; 1 << 6],
-    pub(in crate::arch::x86_64) ends: [u8; 1 << 6],
+pub(in crate::arch::x86_64) struct ThreesEntry {
+    pub(in crate::arch::x86_64) controls: [[u8; 16]; 3],
+    pub(in crate::arch::x86_64) ends: u8,
+    padding: [u8; 15],
 }
 
-/// The controls of the three-byte runs, built at compile time.
-pub(in crate::arch::x86_64) static THREES: ThreesTable = {
-    let mut controls = [[ZERO; 16]; 1 << 6];
-    let mut ends = [0; 1 << 6];
+/// The entries of the three-byte runs for each of the 2^6 indices (4 KiB),
+/// built at compile time.
+pub(in crate::arch::x86_64) static THREES: [ThreesEntry; 1 << 6] = {
+    const EMPTY: ThreesEntry = ThreesEntry {
+        controls: [[ZERO; 16]; 3],
+        ends: 0,
+        padding: [0; 15],
+    };
+    let mut entries = [EMPTY; 1 << 6];
     let mut index = 0;
     while index < 1 << 6 {
-        controls[index] = threes_control(index);
-        ends[index] = 4 - (index >> 2).count_ones() as u8;
+        let control = threes_control(index);
+        let mut place = 0;
+        while place < 3 {
+            let mut k = 0;
+            while k < 16 {
+                entries[index].controls[place][k] = if control[k] == ZERO {
+                    ZERO
+                } else {
+                    control[k] + 4 * place as u8
+                };
+                k += 1;
+            }
+            place += 1;
+        }
+        entries[index].ends = 4 - (index >> 2).count_ones() as u8;
         index += 1;
     }
-    ThreesTable { controls, ends }
+    entries
 };
