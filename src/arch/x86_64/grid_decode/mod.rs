@@ -128,8 +128,8 @@
 //!   to `threes_run` for `u32` and `u64` (not the signed decode): 4 bytes
 //!   per table lookup, `pshufb`, `pmaddubsw` and `pmaddwd` into 32-bit
 //!   lanes, while the next 64 bytes are such too. Callgrind, AVX2, `u32`:
-//!   4,096 varints of 3 bytes 18.8 -> 11.8 instructions per value, 60%
-//!   1-byte / 30% 2-byte / 10% 3-byte 9.5 -> 6.0; the check costs the
+//!   4,096 varints of 3 bytes 18.8 -> 8.9 instructions per value, 60%
+//!   1-byte / 30% 2-byte / 10% 3-byte 9.5 -> 4.6; the check costs the
 //!   blocks it rejects about 0.4 per value (the u32 mix 10.9 -> 11.3).
 //! * A delta decode (`delta::decode_slice` through `decode_delta_with`:
 //!   each value the running sum of the gaps, wrapping) takes the same
@@ -1703,16 +1703,18 @@ fn threes_offset<const G: u32>(mask: u64, before: u64) -> usize {
 /// table lookup, one `pshufb`, one `pmaddubsw` and one `pmaddwd` (Masked
 /// VByte's 3-byte step on a fixed grid): the group's 4 continuation bits
 /// and the two before them index [`THREES`], whose control puts each
-/// varint's bytes into a 32-bit lane. About 11 instructions for a group
-/// (1.33 values of 3 bytes), against 44 for a 7-byte chunk of the general
-/// step into `u32` (2.33 such values; callgrind, AVX2). With `DELTA` the
+/// varint's bytes into a 32-bit lane; three groups share a 16-byte
+/// window (each entry has the control for each place). About 12
+/// instructions for a group (1.33 values of 3 bytes) into `u32`, against
+/// 44 for a 7-byte chunk of the general step (2.33 such values; callgrind,
+/// AVX2). With `DELTA` the
 /// values are stored as gaps and `running` sums them every
 /// [`DELTA_BLOCKS`] blocks' worth, as it does the blocks'. Returns the new
 /// `carry_128` (128 per continuation byte at the end of the run, at most
 /// 2) and moves `q` and `written` past what it decoded.
 ///
 /// # Safety
-/// `*q >= 4` (each group's window starts 4 bytes before it); `carry_128`
+/// `*q >= 4` (the first window starts 4 bytes before it); `carry_128`
 /// as [`threes_start`] accepted it; the CPU must have `K`'s features.
 #[inline(always)]
 unsafe fn threes_run<K: Kernel, T: VarInt, const DELTA: bool>(
