@@ -1028,7 +1028,9 @@ unsafe fn block_loop<K: Kernel, T: VarInt, const DELTA: bool, const SIGNED: bool
             q = at.offset_from(src) as usize;
         }
         if DELTA {
-            if matches!(exit, Exit::Ones | Exit::Twos) {
+            if matches!(exit, Exit::Ones | Exit::Twos)
+                || (matches!(exit, Exit::Threes) && threes_sum_in_lanes::<T>())
+            {
                 // The blocks' values (and those of the scalar paths before
                 // them), so that the run starts summed.
                 running.catch_up(out, written);
@@ -1679,6 +1681,14 @@ unsafe fn store_dwords<T: VarInt>(dst: *mut T, x: __m128i) {
     }
 }
 
+/// Whether a delta decode into `T` sums a three-byte run's values in
+/// their 32-bit lanes as it stores them (`u32`); into `u64` the running
+/// catch-up sums them after the stores.
+#[inline(always)]
+fn threes_sum_in_lanes<T: VarInt>() -> bool {
+    size_of::<T>() == 4
+}
+
 /// The byte offset in [`THREES`] of group `G`'s entry (64 bytes each):
 /// its index (bits 0, 1: bytes 4G - 2 and 4G - 1 continue; bits 2..6: the
 /// group's bytes, from `mask` and the two bits `before` the 64 bytes)
@@ -1726,7 +1736,11 @@ unsafe fn threes_run<K: Kernel, T: VarInt, const DELTA: bool>(
     running: &mut Running,
 ) -> usize {
     debug_assert!(*q >= 4 && carry_128 <= 256);
+    debug_assert!(!DELTA || !threes_sum_in_lanes::<T>() || running.summed == *written);
     let threes = in_register(&THREES).as_ptr().cast::<u8>();
+    // With `DELTA` into `u32`: the last value stored, in every lane.
+    // SAFETY: SSE2 (caller); no memory access.
+    let mut sum = unsafe { _mm_set1_epi32(running.sum as i32) };
     let len = input.len();
     let out_len = out.len();
     let src = input.as_ptr();
@@ -1771,7 +1785,19 @@ unsafe fn threes_run<K: Kernel, T: VarInt, const DELTA: bool>(
                     let control = _mm_load_si128(threes.add(entry + 16 * place).cast());
                     let words =
                         _mm_maddubs_epi16(_mm_set1_epi16(PAIRS), _mm_shuffle_epi8(window, control));
-                    store_dwords::<T>(w, _mm_madd_epi16(words, _mm_set1_epi32(QUADS)));
+                    let values = _mm_madd_epi16(words, _mm_set1_epi32(QUADS));
+                    if DELTA && threes_sum_in_lanes::<T>() {
+                        // The lanes past the group's values are zero, so
+                        // lane 3 of the prefix sum is the group's total.
+                        let prefix = _mm_add_epi32(values, _mm_slli_si128::<4>(values));
+                        let prefix = _mm_add_epi32(prefix, _mm_slli_si128::<8>(prefix));
+                        store_dwords::<T>(w, _mm_add_epi32(prefix, sum));
+                        // One add per group on the chain from group to
+                        // group: the total is broadcast off it.
+                        sum = _mm_add_epi32(sum, _mm_shuffle_epi32::<0xff>(prefix));
+                    } else {
+                        store_dwords::<T>(w, values);
+                    }
                     w = w.add(usize::from(*threes.add(entry + 48)));
                 };
             }
@@ -1796,11 +1822,16 @@ unsafe fn threes_run<K: Kernel, T: VarInt, const DELTA: bool>(
         *written += 64 - mask.count_ones() as usize;
         *q += 64;
         before = mask >> 62;
-        if DELTA && *written - running.summed >= 2 * DELTA_LAG {
+        if DELTA && !threes_sum_in_lanes::<T>() && *written - running.summed >= 2 * DELTA_LAG {
             // All but the last `DELTA_LAG` values, while they are in the
             // L1 cache (as the block loop does).
             running.catch_up(out, *written - DELTA_LAG);
         }
+    }
+    if DELTA && threes_sum_in_lanes::<T>() {
+        // SAFETY: SSE2 (caller); no memory access.
+        running.sum = u64::from(unsafe { _mm_cvtsi128_si32(sum) } as u32);
+        running.summed = *written;
     }
     128 * (before >> 1) as usize * (1 + (before & 1) as usize)
 }
