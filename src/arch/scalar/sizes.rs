@@ -58,6 +58,26 @@ pub(crate) fn encoded_len_64_sum_portable<V: Copy>(values: &[V], wire: impl Fn(V
         .sum()
 }
 
+/// [`encoded_len_64_sum_portable`] for a short slice (its caller has
+/// checked the length), four values per step and the rest one at a time.
+/// The plain loop, under a known bound on its trip count, was vectorized
+/// with masked loads (`vpmaskmovq`, slow on AMD cores): 8 values took
+/// 13.5-14.2 ns per call against 11.9-12.4 for the unbounded loop, and
+/// this form 12.3-13.1 (`-C target-cpu=native`, Zen 3).
+#[inline(always)]
+pub(crate) fn encoded_len_64_sum_by_fours<V: Copy>(values: &[V], wire: impl Fn(V) -> u64) -> usize {
+    let len = |value| scalar::encoded_len(wire(value));
+    let mut fours = values.chunks_exact(4);
+    let mut sum = 0;
+    for four in &mut fours {
+        sum += len(four[0]) + len(four[1]) + len(four[2]) + len(four[3]);
+    }
+    for &value in fours.remainder() {
+        sum += len(value);
+    }
+    sum
+}
+
 /// The summed encoded lengths of `wire(value)` for `values` whose wire
 /// value is below 2^32 or, like a negative protobuf `int32`, sign-extended
 /// to 64 bits (10 bytes). With `low` the low 32 bits, the length is 1,
