@@ -270,7 +270,10 @@ pub(crate) fn short_values<T: VarInt>(
 /// 1 MB buffer against 9-64 ns on the items' own bytes (Zen 3, zigzag,
 /// `decode_slice_zigzag`). Up to [`SHORT_OUT_VALUES`] values take the
 /// byte loop; up to [`END_SCAN_MAX_VALUES`] the bytes are found exactly
-/// ([`end_of_varints`]); past that, at most `T::MAX_LEN` bytes per value.
+/// ([`end_of_varints`]); past that, at most `T::MAX_LEN` bytes per value,
+/// and where those take the SSSE3/AVX2 blocks, the blocks while one fits
+/// in `out`, then the last values on their own bytes
+/// ([`blocks_then_exact_rest`]).
 pub(crate) fn decode_uninit<T: VarInt>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
@@ -316,6 +319,10 @@ fn decode_within_reach<T: VarInt>(
     let end = if out.len() <= END_SCAN_MAX_VALUES {
         end_of_varints(&input[..reach], out.len()).unwrap_or(reach)
     } else {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(done) = blocks_then_exact_rest(input, reach, out) {
+            return done;
+        }
         reach
     };
     let (n, at) = match decode_routed(&input[..end], out) {
@@ -328,6 +335,46 @@ fn decode_within_reach<T: VarInt>(
     decode_routed(&input[at..], &mut out[n..])
         .map(|(m, bytes)| (n + m, at + bytes))
         .map_err(|e| BulkDecodeError::new(e.kind(), n + e.index(), at + e.offset()))
+}
+
+/// [`decode_within_reach`] of a long `out` on the SSSE3/AVX2 blocks: the
+/// blocks while a whole one fits in what is left of `out` (the run
+/// decoder, which stops there instead of finishing `out` with its scalar
+/// tail), then the last 63 values or fewer from exactly their own bytes
+/// ([`end_of_varints`]). A caller that decodes a long input batch by
+/// batch into a short buffer (an Avro array block into a stack batch)
+/// paid the tail for every batch. Callgrind, zigzag `i64`s from a
+/// 100,000-value input, 256 per call, instructions per value against one
+/// call for all of them: 1-2-byte values 12.5 -> 10.4 (4.65 in one call;
+/// the tail took 20 per value), 8-byte values 78.7 -> 52.2 (50.8). `None`
+/// where the route of `input[..reach]` is not those blocks (another
+/// backend, or a shape the scalar decoder takes).
+#[cfg(target_arch = "x86_64")]
+fn blocks_then_exact_rest<T: VarInt>(
+    input: &[u8],
+    reach: usize,
+    out: &mut [MaybeUninit<T>],
+) -> Option<Result<(usize, usize), BulkDecodeError>> {
+    let backend = batch_backend::<T>(&input[..reach]);
+    if !matches!(backend, Backend::Ssse3 | Backend::Avx2) {
+        return None;
+    }
+    trace_route!(Run(backend));
+    let (n, at) = match backend.decode_run_uninit(input, 0, out) {
+        Ok(done) => done,
+        Err(error) => return Some(Err(error)),
+    };
+    // The decoder writes only inside `out` and `input`; `min` keeps the
+    // slicing below from resting on what it reports.
+    let (n, at) = (n.min(out.len()), at.min(input.len()));
+    if n == out.len() || at == input.len() {
+        return Some(Ok((n, at)));
+    }
+    Some(
+        decode_uninit(&input[at..], &mut out[n..])
+            .map(|(m, bytes)| (n + m, at + bytes))
+            .map_err(|e| BulkDecodeError::new(e.kind(), n + e.index(), at + e.offset())),
+    )
 }
 
 /// The offset just past the `count`-th byte of `input` without the
