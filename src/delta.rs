@@ -412,19 +412,31 @@ fn first_error<T: VarInt>(input: &[u8], pos: usize, index: usize) -> BulkDecodeE
     BulkDecodeError::new(kind, index, pos)
 }
 
-/// The index of the first of `values` at least `key`: a test of 16 values
-/// at a time that the compiler vectorizes, then a scan of the 16 that
-/// hold it.
+/// The index of the first of `values` at least `key`: a bit per value, 16
+/// values at a time, which the compiler vectorizes (compares and a
+/// `movmskps`), the first set bit giving the index; the last 15 values or
+/// fewer one by one. (With `chunks(16)`, whose length the compiler does
+/// not know, each chunk's test was a loop with its own tail and the scan
+/// that found the value another: 425 instructions per `search` of 256
+/// values, callgrind.)
 #[inline]
 fn first_at_least<T: DeltaInt>(values: &[T], key: T) -> Option<usize> {
+    let mut sixteens = values.chunks_exact(16);
     let mut at = 0;
-    for chunk in values.chunks(16) {
-        if chunk.iter().fold(false, |any, &value| any | (value >= key)) {
-            return chunk.iter().position(|&value| value >= key).map(|i| at + i);
+    for sixteen in &mut sixteens {
+        let reached = sixteen.iter().enumerate().fold(0u32, |bits, (i, &value)| {
+            bits | u32::from(value >= key) << i
+        });
+        if reached != 0 {
+            return Some(at + reached.trailing_zeros() as usize);
         }
-        at += chunk.len();
+        at += 16;
     }
-    None
+    sixteens
+        .remainder()
+        .iter()
+        .position(|&value| value >= key)
+        .map(|i| at + i)
 }
 
 fn search_with<T: DeltaInt>(
