@@ -566,9 +566,9 @@ fn decode_into_spare<V, N: crate::varint::VarInt>(
 ) -> (usize, usize, Option<BulkDecodeError>) {
     let spare = out.spare_capacity_mut();
     let slots = spare.len();
-    // SAFETY: `N` and `V` have the same size and alignment (checked at
-    // compile time by `decode_packed_with`, the only entry to its callers),
-    // and the slots are uninitialized either way.
+    // `N` and `V` have the same size and alignment (checked at compile
+    // time by `decode_packed_with`, the only entry to its callers).
+    // SAFETY: so the uninitialized slots are as many `N` slots.
     let narrow = unsafe {
         core::slice::from_raw_parts_mut(spare.as_mut_ptr().cast::<MaybeUninit<N>>(), slots)
     };
@@ -735,9 +735,9 @@ fn wide_in_spare<V>(
         if room < WIDE_IN_SPARE_MIN_VALUES {
             break;
         }
-        // SAFETY: `skip + 8 * room <= 4 * spare.len()` bytes from `base`
-        // are the `Vec`'s spare capacity, owned and writable, and
-        // `base + skip` is 8-byte aligned; uninitialized `u64` slots.
+        // `skip + 8 * room <= 4 * spare.len()` bytes from `base` are the
+        // `Vec`'s spare capacity, owned and writable.
+        // SAFETY: so, `base + skip` being 8-byte aligned, `room` u64 slots.
         let wide = unsafe {
             core::slice::from_raw_parts_mut(base.add(skip).cast::<MaybeUninit<u64>>(), room)
         };
@@ -748,9 +748,9 @@ fn wide_in_spare<V>(
         // The decoder writes only inside the slice it was given; `min`
         // keeps the bound from resting on the count it reports.
         let values = values.min(room);
-        // SAFETY: the first `values` 8-byte slots from `base + skip` hold
-        // the decoded `u64`s, inside the spare capacity, which has room
-        // for `values` 4-byte slots from `base` (`values <= room`).
+        // The first `values` 8-byte slots from `base + skip` hold the
+        // decoded `u64`s; `values <= room` 4-byte slots fit from `base`.
+        // SAFETY: so the bytes `narrow_in_place` reads and writes are there.
         unsafe { narrow_in_place(base, skip, values, from_wire) };
         // SAFETY: the first `values` spare slots now hold `V`s.
         unsafe { out.set_len(out.len() + values) };
