@@ -701,7 +701,9 @@ fn decode_packed_wide<V>(
 const WIDE_IN_SPARE_MIN_VALUES: usize = 256;
 
 /// The first rounds of [`decode_packed_wide`] for a 4-byte `V`: decodes
-/// `u64`s with the whole-input bulk decoder into the spare capacity of
+/// `u64`s with the run decoder (which stops before its scalar tail; the
+/// whole-input decoder, with that tail in every round, was slower than the
+/// stack batches: 0.42-0.58) into the spare capacity of
 /// `out` seen as 8-byte slots (half as many values as it has slots), then
 /// narrows them in place to the front of it, and again into what is left,
 /// while at least [`WIDE_IN_SPARE_MIN_VALUES`] fit. `decode_packed_with`
@@ -709,7 +711,7 @@ const WIDE_IN_SPARE_MIN_VALUES: usize = 256;
 /// field are decoded in a few calls, with no copy through the stack and no
 /// restart per 256 values (`int32` with 10% negatives, Zen 3, paired
 /// rounds: from 0.65-0.67 of `decode_slice::<u64>`'s speed on the same
-/// bytes to 0.77-0.78 at 4,096 and 1M values; callgrind, 4,096 values:
+/// bytes to 0.74-0.78 at 4,096 and 1M values; callgrind, 4,096 values:
 /// 5.1 instructions per value above `decode_slice`'s 12.8, now 2.6). Below
 /// 512 values the stack batches alone take the field.
 /// Returns the values appended and the bytes they took, or the error with
