@@ -11,6 +11,11 @@
 //! stabilization); beta 1.89 counts as 1.89. If the version cannot be read,
 //! the backend is left out (the crate still builds).
 //!
+//! Emits `varint_turbo_naked` from 1.88 (naked functions are stable; the
+//! same rule for nightlies): the x86-64 single-value decoders then call
+//! their routine in assembly (`src/arch/x86_64/longer_call.rs`); older
+//! compilers build the portable path.
+//!
 //! On PDEP/PEXT it emits
 //!
 //! * `varint_turbo_slow_pdep` (keep BMI2 `PDEP`/`PEXT` out of the
@@ -34,11 +39,16 @@ pub fn main() {
     println!("cargo:rustc-check-cfg=cfg(varint_turbo_fast_pdep)");
     println!("cargo:rustc-check-cfg=cfg(varint_turbo_force_scalar)");
     println!("cargo:rustc-check-cfg=cfg(varint_turbo_avx512)");
+    println!("cargo:rustc-check-cfg=cfg(varint_turbo_naked)");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=CARGO_ENCODED_RUSTFLAGS");
 
-    if rustc_minor_version().is_some_and(|minor| minor >= 89) {
+    let minor = rustc_minor_version();
+    if minor.is_some_and(|minor| minor >= 89) {
         println!("cargo:rustc-cfg=varint_turbo_avx512");
+    }
+    if minor.is_some_and(|minor| minor >= 88) {
+        println!("cargo:rustc-cfg=varint_turbo_naked");
     }
 
     let rustflags = std::env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();

@@ -3,7 +3,6 @@
 //! first 16 bytes of the input, or a zero-padded copy of a shorter input).
 
 use crate::arch::selected;
-use crate::arch::window::decode_with;
 use crate::error::DecodeError;
 use crate::varint::VarInt;
 use crate::zigzag::ZigZag;
@@ -62,22 +61,6 @@ fn within_input<T>(
     result
 }
 
-/// The kernel's result on `input`, with its length checked against the
-/// input (a compare on the path of varints of 4 bytes and more): the
-/// guarantee [`within_input`] passes on rests on this check, not on the
-/// arithmetic of a BMI2 or SIMD kernel. A length past the input, which no
-/// kernel returns, would read as [`DecodeError::Truncated`].
-#[inline(always)]
-fn checked_len<T>(
-    input: &[u8],
-    result: Result<(T, usize), DecodeError>,
-) -> Result<(T, usize), DecodeError> {
-    match result {
-        Ok((_, len)) if len > input.len() => Err(DecodeError::Truncated),
-        result => result,
-    }
-}
-
 /// The result of the out-of-line part of [`decode_wrapping`] in two
 /// registers: the value as a `u64` and its length, or in place of the
 /// length [`Longer::TRUNCATED`] or [`Longer::OVERFLOW`]. A
@@ -100,24 +83,6 @@ impl Longer {
     /// this long).
     const OVERFLOW: usize = usize::MAX;
 
-    #[inline(always)]
-    fn from_result<T: VarInt>(result: Result<(T, usize), DecodeError>) -> Self {
-        match result {
-            Ok((value, len)) => Self {
-                value: value.to_u64(),
-                len,
-            },
-            Err(DecodeError::Truncated) => Self {
-                value: 0,
-                len: Self::TRUNCATED,
-            },
-            Err(DecodeError::Overflow) => Self {
-                value: 0,
-                len: Self::OVERFLOW,
-            },
-        }
-    }
-
     /// Back to the `Result`; `from_u64_unchecked` is an `as` cast, which
     /// keeps the low bits (the value is in `T`'s range, or for the
     /// `_wrapping` reads is to be cut to it).
@@ -129,23 +94,6 @@ impl Longer {
             len => Ok((T::from_u64_unchecked(self.value), len)),
         }
     }
-}
-
-/// [`decode`] past its 1-byte test: the 2- and 3-byte tests, then the
-/// kernel; kept apart so that the 1-byte test is always inlined into the
-/// caller's loop and the rest is left to the inliner. (It returns a
-/// `Result` through memory, unlike `decode_wrapping`'s [`Longer`]: in
-/// prost's packed loops, a 1-byte test of prost's own and then `decode`,
-/// the two-register form took the vt copy's packed `bool` and `enum`
-/// decode from 0.44-0.94 of prost's time to 0.89-1.30; the prost harness,
-/// default build, Zen 3, BENCHMARKS.md "Inside apache-avro".)
-#[inline]
-fn decode_longer<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
-    if let Some((value, len)) = two_or_three_bytes(input) {
-        // 14 or 21 bits, which only `u8` and `u16` can find too many.
-        return crate::varint::narrow::<T>(value, len);
-    }
-    checked_len(input, decode_with(input, selected::decode))
 }
 
 /// Decodes a varint of 1, 2 or 3 bytes from the start of `input` by
@@ -164,12 +112,15 @@ fn decode_longer<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
 /// assert_eq!(decode_short::<u64>(&[0xac]), None); // cut off
 /// ```
 ///
-/// For a parser whose read function is not inlined into its loop (a
-/// runtime's `read_varint64`): a call in that function, which every
-/// decoder has on its path to the kernel, makes it save registers on
-/// every varint, the 1-byte ones too (five, 42 instructions per 1-byte
-/// varint against 29 for quick-protobuf's own loop, callgrind). Keep the
-/// full decode in a function of its own:
+/// For a parser that wants its 1- to 3-byte varints without any call,
+/// and the rest in a function of its own. On x86-64 built with Rust 1.88
+/// or later, [`decode`] and [`decode_wrapping`] need no such split: their
+/// path past the 1-byte test is a call that changes three registers
+/// (`r9`-`r11`), so a read function that is not inlined into its loop
+/// saves none for it. Elsewhere that path is a Rust call, which makes such
+/// a function save registers at its entry on every varint, the 1-byte ones
+/// too (five, 42 instructions per 1-byte varint against 29 for
+/// quick-protobuf's own loop, callgrind); the split avoids it:
 ///
 /// ```
 /// use varint_turbo::{decode_short, decode_wrapping, DecodeError};
@@ -268,45 +219,9 @@ pub fn decode_wrapping<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeErro
     let result = match input.first() {
         Some(&byte) if byte < 0x80 => Ok((T::from_u64_unchecked(u64::from(byte)), 1)),
         // The low bits of the `u64`: `into_result`'s cast.
-        _ => decode_wrapping_longer(input).into_result(),
+        _ => decode_wrapping_longer::<T>(input).into_result(),
     };
     within_input(input, result)
-}
-
-/// [`decode_wrapping`] past its 1-byte test, kept apart as `decode_longer`
-/// is; the `u64` value, in two registers ([`Longer`]).
-///
-/// Each path builds its [`Longer`] itself: converted from
-/// `decode_longer`'s `Result`, the paths met in a `Result` on the stack
-/// first (quick-protobuf's 2-byte read: 69 -> 87 instructions).
-#[inline]
-fn decode_wrapping_longer(input: &[u8]) -> Longer {
-    if let Some((value, len)) = two_or_three_bytes(input) {
-        return Longer { value, len };
-    }
-    match checked_len(input, decode_with(input, selected::decode::<u64>)) {
-        Ok((value, len)) => Longer { value, len },
-        // For `u64` the kernel overflows only on a 10th byte above 0x01.
-        Err(DecodeError::Overflow) => Longer::from_result(decode_wrapping_tenth_byte(input)),
-        Err(DecodeError::Truncated) => Longer::from_result::<u64>(Err(DecodeError::Truncated)),
-    }
-}
-
-/// A varint whose 10th byte is above `0x01`: kept when that byte ends it
-/// (its bit 0 is bit 63 of the value, the rest is dropped), else
-/// [`DecodeError::Overflow`]. Cold: no encoder writes such a varint.
-#[cold]
-#[inline(never)]
-fn decode_wrapping_tenth_byte(input: &[u8]) -> Result<(u64, usize), DecodeError> {
-    match input.first_chunk::<10>() {
-        Some(bytes) if bytes[9] < 0x80 => {
-            let value = bytes.iter().enumerate().fold(0u64, |value, (i, &byte)| {
-                value | u64::from(byte & 0x7f) << (7 * i)
-            });
-            Ok((value, 10))
-        }
-        _ => Err(DecodeError::Overflow),
-    }
 }
 
 /// Decodes a zigzag varint with the rules of [`decode_wrapping`]: the low
@@ -392,4 +307,164 @@ pub unsafe fn decode_unchecked<T: VarInt>(ptr: *const u8) -> (T, usize) {
     // SAFETY: 16 readable, initialized bytes at `ptr` (caller); alignment 1.
     let window = unsafe { &*ptr.cast::<[u8; 16]>() };
     selected::decode_unchecked(window)
+}
+
+// The paths past the 1-byte test: the routine in assembly where the
+// compiler has naked functions (x86-64), else the portable code.
+cfg_if::cfg_if! {
+    if #[cfg(all(
+        target_arch = "x86_64",
+        varint_turbo_naked,
+        not(varint_turbo_force_scalar)
+    ))] {
+        /// [`decode`] past its 1-byte test on x86-64: the routine in assembly
+        /// (`arch::x86_64::longer_call`), entered by a `call` that changes three
+        /// registers, so a caller keeps its values in the others and saves none;
+        /// then `T`'s rules on its `u64` wrapping result. Always inlined: the
+        /// call site is a few bytes, the same for every caller.
+        #[inline(always)]
+        fn decode_longer<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
+            use crate::arch::x86_64::longer_call::{decode_u64_wrapping, TRUNCATED};
+            let (value, len) = decode_u64_wrapping(input, T::MAX_LEN == 5);
+            // A length within the input, compared here in Rust whatever the
+            // routine computed (`within_input` relies on it); every code the
+            // routine returns in place of a length fails it, `LAX_TENTH` too (Go
+            // protowire's rule for `u64`: a 10th byte above 0x01 overflows).
+            // `narrow` applies `T`'s length and range.
+            if len.wrapping_sub(1) < input.len() {
+                return crate::varint::narrow::<T>(value, len);
+            }
+            if len == TRUNCATED && input.len() < T::MAX_LEN {
+                // Every byte of the input continues, fewer than `T::MAX_LEN`.
+                Err(DecodeError::Truncated)
+            } else if len <= 10 && len > input.len() {
+                // No routine result; read as `checked_len` would.
+                Err(DecodeError::Truncated)
+            } else {
+                // Longer than `T::MAX_LEN` bytes, ended or not.
+                Err(DecodeError::Overflow)
+            }
+        }
+
+        /// [`decode_wrapping`] past its 1-byte test on x86-64: the routine's
+        /// result as it is (its codes are [`Longer`]'s) where its length is within
+        /// the input. See `decode_longer`.
+        #[inline(always)]
+        fn decode_wrapping_longer<T: VarInt>(input: &[u8]) -> Longer {
+            use crate::arch::x86_64::longer_call::{decode_u64_wrapping, LAX_TENTH, OVERFLOW};
+            let (value, len) = decode_u64_wrapping(input, T::MAX_LEN == 5);
+            if len.wrapping_sub(1) < input.len() {
+                Longer { value, len }
+            } else if len == LAX_TENTH && input.len() >= 10 {
+                // A 10th byte above 0x01, which this rule keeps.
+                Longer { value, len: 10 }
+            } else if len == OVERFLOW {
+                Longer {
+                    value: 0,
+                    len: Longer::OVERFLOW,
+                }
+            } else {
+                // `TRUNCATED`, or no routine result (read as `checked_len` would).
+                Longer {
+                    value: 0,
+                    len: Longer::TRUNCATED,
+                }
+            }
+        }
+    } else {
+        use crate::arch::window::decode_with;
+
+        /// The kernel's result on `input`, with its length checked against the
+        /// input (a compare on the path of varints of 4 bytes and more): the
+        /// guarantee [`within_input`] passes on rests on this check, not on the
+        /// arithmetic of a BMI2 or SIMD kernel. A length past the input, which no
+        /// kernel returns, would read as [`DecodeError::Truncated`].
+        #[inline(always)]
+        fn checked_len<T>(
+            input: &[u8],
+            result: Result<(T, usize), DecodeError>,
+        ) -> Result<(T, usize), DecodeError> {
+            match result {
+                Ok((_, len)) if len > input.len() => Err(DecodeError::Truncated),
+                result => result,
+            }
+        }
+
+        /// [`decode`] past its 1-byte test: the 2- and 3-byte tests, then the
+        /// kernel; kept apart so that the 1-byte test is always inlined into the
+        /// caller's loop and the rest is left to the inliner. (It returns a
+        /// `Result` through memory, unlike `decode_wrapping`'s [`Longer`]: in
+        /// prost's packed loops, a 1-byte test of prost's own and then `decode`,
+        /// the two-register form took the vt copy's packed `bool` and `enum`
+        /// decode from 0.44-0.94 of prost's time to 0.89-1.30; the prost harness,
+        /// default build, Zen 3, BENCHMARKS.md "Inside apache-avro".)
+        #[inline]
+        fn decode_longer<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
+            if let Some((value, len)) = two_or_three_bytes(input) {
+                // 14 or 21 bits, which only `u8` and `u16` can find too many.
+                return crate::varint::narrow::<T>(value, len);
+            }
+            checked_len(input, decode_with(input, selected::decode))
+        }
+
+        /// [`decode_wrapping`] past its 1-byte test, kept apart as `decode_longer`
+        /// is; the `u64` value, in two registers ([`Longer`]).
+        ///
+        /// Each path builds its [`Longer`] itself: converted from
+        /// `decode_longer`'s `Result`, the paths met in a `Result` on the stack
+        /// first (quick-protobuf's 2-byte read: 69 -> 87 instructions).
+        #[inline]
+        fn decode_wrapping_longer<T: VarInt>(input: &[u8]) -> Longer {
+            if let Some((value, len)) = two_or_three_bytes(input) {
+                return Longer { value, len };
+            }
+            match checked_len(input, decode_with(input, selected::decode::<u64>)) {
+                Ok((value, len)) => Longer { value, len },
+                // For `u64` the kernel overflows only on a 10th byte above 0x01.
+                Err(DecodeError::Overflow) => {
+                    Longer::from_result(decode_wrapping_tenth_byte(input))
+                }
+                Err(DecodeError::Truncated) => {
+                    Longer::from_result::<u64>(Err(DecodeError::Truncated))
+                }
+            }
+        }
+
+        /// A varint whose 10th byte is above `0x01`: kept when that byte ends it
+        /// (its bit 0 is bit 63 of the value, the rest is dropped), else
+        /// [`DecodeError::Overflow`]. Cold: no encoder writes such a varint.
+        #[cold]
+        #[inline(never)]
+        fn decode_wrapping_tenth_byte(input: &[u8]) -> Result<(u64, usize), DecodeError> {
+            match input.first_chunk::<10>() {
+                Some(bytes) if bytes[9] < 0x80 => {
+                    let value = bytes.iter().enumerate().fold(0u64, |value, (i, &byte)| {
+                        value | u64::from(byte & 0x7f) << (7 * i)
+                    });
+                    Ok((value, 10))
+                }
+                _ => Err(DecodeError::Overflow),
+            }
+        }
+
+        impl Longer {
+            #[inline(always)]
+            fn from_result<T: VarInt>(result: Result<(T, usize), DecodeError>) -> Self {
+                match result {
+                    Ok((value, len)) => Self {
+                        value: value.to_u64(),
+                        len,
+                    },
+                    Err(DecodeError::Truncated) => Self {
+                        value: 0,
+                        len: Self::TRUNCATED,
+                    },
+                    Err(DecodeError::Overflow) => Self {
+                        value: 0,
+                        len: Self::OVERFLOW,
+                    },
+                }
+            }
+        }
+    }
 }

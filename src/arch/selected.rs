@@ -70,6 +70,11 @@ cfg_if::cfg_if! {
         use crate::error::DecodeError;
         use crate::varint::VarInt;
 
+        /// The portable single-value path's kernel and
+        /// `BufVarint::get_varint`'s (unused in x86-64 builds without the
+        /// `bytes` feature, which decode through
+        /// `arch::x86_64::longer_call`).
+        #[allow(dead_code)]
         #[inline(always)]
         pub fn decode<T: VarInt>(window: &[u8; 16]) -> Result<(T, usize), DecodeError> {
             if pext_is_fast() {
@@ -122,7 +127,12 @@ cfg_if::cfg_if! {
             }
         }
     } else {
-        pub use crate::arch::scalar::{decode, decode_unchecked, encode};
+        // `decode` serves the portable single-value path and
+        // `BufVarint::get_varint`: an x86-64 build without the `bytes`
+        // feature decodes through `arch::x86_64::longer_call` only.
+        #[allow(unused_imports)]
+        pub use crate::arch::scalar::decode;
+        pub use crate::arch::scalar::{decode_unchecked, encode};
         pub(crate) use crate::arch::scalar::single::encode_words;
 
         /// The bits of `x` under `mask` (the payload bits of its bytes

@@ -28,6 +28,10 @@ pub(crate) mod avx512;
 pub(crate) mod bmi1;
 pub mod bmi2;
 pub(crate) mod grid_decode;
+// Naked functions are stable since 1.88 (build.rs sets the cfg).
+#[cfg(all(varint_turbo_naked, not(varint_turbo_force_scalar)))]
+#[allow(clippy::incompatible_msrv)]
+pub(crate) mod longer_call;
 #[cfg(all(not(target_feature = "lzcnt"), not(varint_turbo_force_scalar)))]
 pub(crate) mod lzcnt;
 pub(crate) mod sse2;
