@@ -314,6 +314,7 @@ pub unsafe fn decode_unchecked<T: VarInt>(ptr: *const u8) -> (T, usize) {
 cfg_if::cfg_if! {
     if #[cfg(all(
         target_arch = "x86_64",
+        target_pointer_width = "64",
         varint_turbo_naked,
         not(varint_turbo_force_scalar)
     ))] {

@@ -33,8 +33,10 @@
 //! for exactly 5 bytes, as the scalar kernel does for `u32`.
 //!
 //! Naked functions are stable since Rust 1.88; older compilers (the MSRV
-//! is 1.85), other targets and `--cfg varint_turbo_force_scalar` build the
-//! portable path (`varint_turbo_naked`, set by build.rs).
+//! is 1.85), other targets (x32 too: its pointers and `usize` are 32-bit,
+//! and `asm!` leaves a narrower input's upper register bits undefined) and
+//! `--cfg varint_turbo_force_scalar` build the portable path
+//! (`varint_turbo_naked`, set by build.rs).
 
 /// What the routine returns in place of a length for a varint whose input
 /// ends while its continuation bits are set (fewer than 10 bytes).

@@ -28,8 +28,14 @@ pub(crate) mod avx512;
 pub(crate) mod bmi1;
 pub mod bmi2;
 pub(crate) mod grid_decode;
-// Naked functions are stable since 1.88 (build.rs sets the cfg).
-#[cfg(all(varint_turbo_naked, not(varint_turbo_force_scalar)))]
+// Naked functions are stable since 1.88 (build.rs sets the cfg); 64-bit
+// pointers only (not x32: `asm!` leaves a 32-bit input's upper bits
+// undefined).
+#[cfg(all(
+    varint_turbo_naked,
+    target_pointer_width = "64",
+    not(varint_turbo_force_scalar)
+))]
 #[allow(clippy::incompatible_msrv)]
 pub(crate) mod longer_call;
 #[cfg(all(not(target_feature = "lzcnt"), not(varint_turbo_force_scalar)))]
