@@ -3,6 +3,7 @@
 //! first 16 bytes of the input, or a zero-padded copy of a shorter input).
 
 use crate::arch::selected;
+use crate::arch::window::decode_with;
 use crate::error::DecodeError;
 use crate::varint::VarInt;
 use crate::zigzag::ZigZag;
@@ -373,24 +374,6 @@ cfg_if::cfg_if! {
             }
         }
     } else {
-        use crate::arch::window::decode_with;
-
-        /// The kernel's result on `input`, with its length checked against the
-        /// input (a compare on the path of varints of 4 bytes and more): the
-        /// guarantee [`within_input`] passes on rests on this check, not on the
-        /// arithmetic of a BMI2 or SIMD kernel. A length past the input, which no
-        /// kernel returns, would read as [`DecodeError::Truncated`].
-        #[inline(always)]
-        fn checked_len<T>(
-            input: &[u8],
-            result: Result<(T, usize), DecodeError>,
-        ) -> Result<(T, usize), DecodeError> {
-            match result {
-                Ok((_, len)) if len > input.len() => Err(DecodeError::Truncated),
-                result => result,
-            }
-        }
-
         /// [`decode`] past its 1-byte test: the 2- and 3-byte tests, then the
         /// kernel; kept apart so that the 1-byte test is always inlined into the
         /// caller's loop and the rest is left to the inliner. (It returns a
@@ -401,71 +384,124 @@ cfg_if::cfg_if! {
         /// default build, Zen 3, BENCHMARKS.md "Inside apache-avro".)
         #[inline]
         fn decode_longer<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
-            if let Some((value, len)) = two_or_three_bytes(input) {
-                // 14 or 21 bits, which only `u8` and `u16` can find too many.
-                return crate::varint::narrow::<T>(value, len);
-            }
-            checked_len(input, decode_with(input, selected::decode))
+            portable_longer(input)
         }
 
         /// [`decode_wrapping`] past its 1-byte test, kept apart as `decode_longer`
-        /// is; the `u64` value, in two registers ([`Longer`]).
-        ///
-        /// Each path builds its [`Longer`] itself: converted from
-        /// `decode_longer`'s `Result`, the paths met in a `Result` on the stack
-        /// first (quick-protobuf's 2-byte read: 69 -> 87 instructions).
+        /// is; the `u64` value, in two registers ([`Longer`]). `T` is unused
+        /// here; the routine's path takes its 32-bit routine for 32-bit types.
+        #[allow(clippy::extra_unused_type_parameters)]
         #[inline]
         fn decode_wrapping_longer<T: VarInt>(input: &[u8]) -> Longer {
-            if let Some((value, len)) = two_or_three_bytes(input) {
-                return Longer { value, len };
-            }
-            match checked_len(input, decode_with(input, selected::decode::<u64>)) {
-                Ok((value, len)) => Longer { value, len },
-                // For `u64` the kernel overflows only on a 10th byte above 0x01.
-                Err(DecodeError::Overflow) => {
-                    Longer::from_result(decode_wrapping_tenth_byte(input))
-                }
-                Err(DecodeError::Truncated) => {
-                    Longer::from_result::<u64>(Err(DecodeError::Truncated))
-                }
-            }
+            portable_wrapping_longer(input)
         }
+    }
+}
 
-        /// A varint whose 10th byte is above `0x01`: kept when that byte ends it
-        /// (its bit 0 is bit 63 of the value, the rest is dropped), else
-        /// [`DecodeError::Overflow`]. Cold: no encoder writes such a varint.
-        #[cold]
-        #[inline(never)]
-        fn decode_wrapping_tenth_byte(input: &[u8]) -> Result<(u64, usize), DecodeError> {
-            match input.first_chunk::<10>() {
-                Some(bytes) if bytes[9] < 0x80 => {
-                    let value = bytes.iter().enumerate().fold(0u64, |value, (i, &byte)| {
-                        value | u64::from(byte & 0x7f) << (7 * i)
-                    });
-                    Ok((value, 10))
-                }
-                _ => Err(DecodeError::Overflow),
-            }
+/// [`decode`] with the portable path past the 1-byte test inlined into the
+/// caller, on every target: the 2- and 3-byte tests and the kernel, no
+/// call. For a reader that decodes from a 16-byte window in its own loop
+/// (`SliceReader`): there the routine's call and its length codes cost
+/// more than they save (2-byte varints of the 95x1+5x2 shape ran at half
+/// the speed through it; BENCHMARKS.md, "SliceReader: parse loops").
+#[inline(always)]
+pub(crate) fn decode_inlined<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
+    let result = match input.first() {
+        Some(&byte) if byte < 0x80 => Ok((T::from_u64_unchecked(u64::from(byte)), 1)),
+        _ => portable_longer(input),
+    };
+    within_input(input, result)
+}
+
+/// [`decode_wrapping`] as [`decode_inlined`] is [`decode`].
+#[inline(always)]
+pub(crate) fn decode_wrapping_inlined<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
+    let result = match input.first() {
+        Some(&byte) if byte < 0x80 => Ok((T::from_u64_unchecked(u64::from(byte)), 1)),
+        _ => portable_wrapping_longer(input).into_result(),
+    };
+    within_input(input, result)
+}
+
+/// The portable path past [`decode`]'s 1-byte test: the 2- and 3-byte
+/// tests, then the kernel on a window of the input (`arch::window`).
+#[inline(always)]
+fn portable_longer<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
+    if let Some((value, len)) = two_or_three_bytes(input) {
+        // 14 or 21 bits, which only `u8` and `u16` can find too many.
+        return crate::varint::narrow::<T>(value, len);
+    }
+    checked_len(input, decode_with(input, selected::decode))
+}
+
+/// The portable path past [`decode_wrapping`]'s 1-byte test; the `u64`
+/// value, in two registers ([`Longer`]).
+///
+/// Each path builds its [`Longer`] itself: converted from
+/// `portable_longer`'s `Result`, the paths met in a `Result` on the stack
+/// first (quick-protobuf's 2-byte read: 69 -> 87 instructions).
+#[inline(always)]
+fn portable_wrapping_longer(input: &[u8]) -> Longer {
+    if let Some((value, len)) = two_or_three_bytes(input) {
+        return Longer { value, len };
+    }
+    match checked_len(input, decode_with(input, selected::decode::<u64>)) {
+        Ok((value, len)) => Longer { value, len },
+        // For `u64` the kernel overflows only on a 10th byte above 0x01.
+        Err(DecodeError::Overflow) => Longer::from_result(decode_wrapping_tenth_byte(input)),
+        Err(DecodeError::Truncated) => Longer::from_result::<u64>(Err(DecodeError::Truncated)),
+    }
+}
+
+/// The kernel's result on `input`, with its length checked against the
+/// input (a compare on the path of varints of 4 bytes and more): the
+/// guarantee [`within_input`] passes on rests on this check, not on the
+/// arithmetic of a BMI2 or SIMD kernel. A length past the input, which no
+/// kernel returns, would read as [`DecodeError::Truncated`].
+#[inline(always)]
+fn checked_len<T>(
+    input: &[u8],
+    result: Result<(T, usize), DecodeError>,
+) -> Result<(T, usize), DecodeError> {
+    match result {
+        Ok((_, len)) if len > input.len() => Err(DecodeError::Truncated),
+        result => result,
+    }
+}
+
+/// A varint whose 10th byte is above `0x01`: kept when that byte ends it
+/// (its bit 0 is bit 63 of the value, the rest is dropped), else
+/// [`DecodeError::Overflow`]. Cold: no encoder writes such a varint.
+#[cold]
+#[inline(never)]
+fn decode_wrapping_tenth_byte(input: &[u8]) -> Result<(u64, usize), DecodeError> {
+    match input.first_chunk::<10>() {
+        Some(bytes) if bytes[9] < 0x80 => {
+            let value = bytes.iter().enumerate().fold(0u64, |value, (i, &byte)| {
+                value | u64::from(byte & 0x7f) << (7 * i)
+            });
+            Ok((value, 10))
         }
+        _ => Err(DecodeError::Overflow),
+    }
+}
 
-        impl Longer {
-            #[inline(always)]
-            fn from_result<T: VarInt>(result: Result<(T, usize), DecodeError>) -> Self {
-                match result {
-                    Ok((value, len)) => Self {
-                        value: value.to_u64(),
-                        len,
-                    },
-                    Err(DecodeError::Truncated) => Self {
-                        value: 0,
-                        len: Self::TRUNCATED,
-                    },
-                    Err(DecodeError::Overflow) => Self {
-                        value: 0,
-                        len: Self::OVERFLOW,
-                    },
-                }
-            }
+impl Longer {
+    #[inline(always)]
+    fn from_result<T: VarInt>(result: Result<(T, usize), DecodeError>) -> Self {
+        match result {
+            Ok((value, len)) => Self {
+                value: value.to_u64(),
+                len,
+            },
+            Err(DecodeError::Truncated) => Self {
+                value: 0,
+                len: Self::TRUNCATED,
+            },
+            Err(DecodeError::Overflow) => Self {
+                value: 0,
+                len: Self::OVERFLOW,
+            },
         }
     }
 }
