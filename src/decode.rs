@@ -374,38 +374,31 @@ cfg_if::cfg_if! {
             }
         }
     } else {
-        /// [`decode`] past its 1-byte test: the 2- and 3-byte tests, then the
-        /// kernel; kept apart so that the 1-byte test is always inlined into the
-        /// caller's loop and the rest is left to the inliner. (It returns a
-        /// `Result` through memory, unlike `decode_wrapping`'s [`Longer`]: in
-        /// prost's packed loops, a 1-byte test of prost's own and then `decode`,
-        /// the two-register form took the vt copy's packed `bool` and `enum`
-        /// decode from 0.44-0.94 of prost's time to 0.89-1.30; the prost harness,
-        /// default build, Zen 3, BENCHMARKS.md "Inside apache-avro".)
-        #[inline]
+        /// [`decode`] past its 1-byte test: [`portable_longer`].
+        #[inline(always)]
         fn decode_longer<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
             portable_longer(input)
         }
 
-        /// [`decode_wrapping`] past its 1-byte test, kept apart as `decode_longer`
-        /// is; the `u64` value, in two registers ([`Longer`]). `T` is unused
-        /// here; the routine's path takes its 32-bit routine for 32-bit types.
+        /// [`decode_wrapping`] past its 1-byte test: [`portable_wrapping_longer`].
+        /// `T` is unused here; the routine's path takes its 32-bit routine for
+        /// 32-bit types.
         #[allow(clippy::extra_unused_type_parameters)]
-        #[inline]
+        #[inline(always)]
         fn decode_wrapping_longer<T: VarInt>(input: &[u8]) -> Longer {
             portable_wrapping_longer(input)
         }
     }
 }
 
-/// [`decode`] with the portable path past the 1-byte test inlined into the
-/// caller, on every target: the 2- and 3-byte tests and the kernel, no
-/// call. For a reader that decodes from a 16-byte window in its own loop
-/// (`SliceReader`): there the routine's call and its length codes cost
-/// more than they save (2-byte varints of the 95x1+5x2 shape ran at half
-/// the speed through it; BENCHMARKS.md, "SliceReader: parse loops").
+/// [`decode`] with the portable path past the 1-byte test, on every
+/// target: the 2- and 3-byte tests and the kernel, left to the inliner as
+/// on targets without the routine. For a reader that decodes from a
+/// 16-byte window in its own loop (`SliceReader`): there the routine's call
+/// and its length codes cost more than they save (BENCHMARKS.md,
+/// "SliceReader: parse loops").
 #[inline(always)]
-pub(crate) fn decode_inlined<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
+pub(crate) fn decode_portable<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
     let result = match input.first() {
         Some(&byte) if byte < 0x80 => Ok((T::from_u64_unchecked(u64::from(byte)), 1)),
         _ => portable_longer(input),
@@ -413,19 +406,29 @@ pub(crate) fn decode_inlined<T: VarInt>(input: &[u8]) -> Result<(T, usize), Deco
     within_input(input, result)
 }
 
-/// [`decode_wrapping`] as [`decode_inlined`] is [`decode`].
+/// [`decode_wrapping`] as [`decode_portable`] is [`decode`].
 #[inline(always)]
-pub(crate) fn decode_wrapping_inlined<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
+pub(crate) fn decode_wrapping_portable<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
     let result = match input.first() {
         Some(&byte) if byte < 0x80 => Ok((T::from_u64_unchecked(u64::from(byte)), 1)),
+        // The low bits of the `u64`: `into_result`'s cast.
         _ => portable_wrapping_longer(input).into_result(),
     };
     within_input(input, result)
 }
 
 /// The portable path past [`decode`]'s 1-byte test: the 2- and 3-byte
-/// tests, then the kernel on a window of the input (`arch::window`).
-#[inline(always)]
+/// tests, then the kernel on a window of the input (`arch::window`); kept
+/// apart so that the 1-byte test is always inlined into the caller's loop
+/// and the rest is left to the inliner. (It returns a `Result` through
+/// memory, unlike [`portable_wrapping_longer`]'s [`Longer`]: in prost's
+/// packed loops, a 1-byte test of prost's own and then `decode`, the
+/// two-register form took the vt copy's packed `bool` and `enum` decode
+/// from 0.44-0.94 of prost's time to 0.89-1.30; the prost harness, default
+/// build, Zen 3, BENCHMARKS.md "Inside apache-avro".) In `SliceReader`'s
+/// loop, always inlined, the native build's reader ran 1-byte data at half
+/// the speed (a longer loop body).
+#[inline]
 fn portable_longer<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
     if let Some((value, len)) = two_or_three_bytes(input) {
         // 14 or 21 bits, which only `u8` and `u16` can find too many.
@@ -434,13 +437,13 @@ fn portable_longer<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
     checked_len(input, decode_with(input, selected::decode))
 }
 
-/// The portable path past [`decode_wrapping`]'s 1-byte test; the `u64`
-/// value, in two registers ([`Longer`]).
+/// The portable path past [`decode_wrapping`]'s 1-byte test, kept apart as
+/// [`portable_longer`] is; the `u64` value, in two registers ([`Longer`]).
 ///
 /// Each path builds its [`Longer`] itself: converted from
 /// `portable_longer`'s `Result`, the paths met in a `Result` on the stack
 /// first (quick-protobuf's 2-byte read: 69 -> 87 instructions).
-#[inline(always)]
+#[inline]
 fn portable_wrapping_longer(input: &[u8]) -> Longer {
     if let Some((value, len)) = two_or_three_bytes(input) {
         return Longer { value, len };

@@ -13,7 +13,7 @@
 //! limit computed once in `new` (`tail_start = len - 16`, a predicted
 //! branch off the dependency chain): below it, 16 bytes from the position
 //! are in the input, and `decode`'s portable 2- and 3-byte tests and kernel
-//! run inlined on that window with no length checks; at or above it (a
+//! run on that window with no length checks; at or above it (a
 //! buffer's last 16 bytes), the same code runs on the remaining slice, with
 //! its length checks (a shorter input is decoded as one zero-padded word).
 //! Neither path takes the routine in assembly that `decode` calls on
@@ -39,7 +39,7 @@
 
 use core::fmt;
 
-use crate::decode::{decode_inlined, decode_wrapping_inlined};
+use crate::decode::{decode_portable, decode_wrapping_portable};
 use crate::error::DecodeError;
 use crate::varint::VarInt;
 use crate::zigzag::ZigZag;
@@ -194,7 +194,7 @@ impl<'a> SliceReader<'a> {
     /// to the inliner (as `decode` does).
     #[inline]
     fn read_longer<T: VarInt>(&mut self) -> Result<T, DecodeError> {
-        self.read_with(decode_inlined::<T>)
+        self.read_with(decode_portable::<T>)
     }
 
     /// Reads one varint with the rules of
@@ -222,7 +222,7 @@ impl<'a> SliceReader<'a> {
     /// [`read_wrapping`](Self::read_wrapping) past its 1-byte test.
     #[inline]
     fn read_wrapping_longer<T: VarInt>(&mut self) -> Result<T, DecodeError> {
-        self.read_with(decode_wrapping_inlined::<T>)
+        self.read_with(decode_wrapping_portable::<T>)
     }
 
     /// Reads one zigzag varint (protobuf `sint32`/`sint64`, Avro
