@@ -1133,10 +1133,53 @@ mod buf_messages {
         walk(messages, |buf| prost::encoding::decode_varint(buf).ok())
     }
 
+    /// Reads every message to its end as a `&[u8]` with `read` (a value
+    /// and its length): [`walk`]'s checksum.
+    #[inline(always)]
+    fn walk_slices(
+        messages: &[Bytes],
+        mut read: impl FnMut(&[u8]) -> Option<(u64, usize)>,
+    ) -> Option<u64> {
+        let mut sum = 0u64;
+        for message in messages {
+            let mut rest: &[u8] = message;
+            while !rest.is_empty() {
+                let (value, len) = read(rest)?;
+                sum = sum.wrapping_add(value).wrapping_add(1);
+                rest = &rest[len..];
+            }
+        }
+        Some(sum)
+    }
+
+    /// `decode` on each message's remaining bytes: the last varints of a
+    /// message take its path for inputs shorter than a window.
+    #[inline(never)]
+    fn decode_slices(messages: &[Bytes]) -> Option<u64> {
+        walk_slices(messages, |rest| varint_turbo::decode::<u64>(rest).ok())
+    }
+
+    /// prost's `decode_varint` on a `&mut &[u8]`.
+    #[inline(never)]
+    fn prost_slices(messages: &[Bytes]) -> Option<u64> {
+        walk_slices(messages, |rest| {
+            let mut cursor = rest;
+            let value = prost::encoding::decode_varint(&mut cursor).ok()?;
+            Some((value, rest.len() - cursor.len()))
+        })
+    }
+
     /// A batch's walk: the checksum of the messages, `None` on an error.
     type Walk = fn(&[Bytes]) -> Option<u64>;
 
-    const CONTENDERS: [(&str, Walk); 2] = [("api", turbo), ("prost", prost)];
+    /// Pairs: `get_varint` and prost on `Bytes`, then `decode` and prost
+    /// on `&[u8]`.
+    const CONTENDERS: [(&str, Walk); 4] = [
+        ("api", turbo),
+        ("prost", prost),
+        ("decode", decode_slices),
+        ("prost-slice", prost_slices),
+    ];
 
     pub fn bench(c: &mut Criterion, spec: &WorkloadSpec) {
         let pool = Pool::<u64>::new(spec);
@@ -1182,23 +1225,25 @@ mod buf_messages {
             let pool = Pool::<u64>::new(spec);
             for size in SIZES {
                 let messages = Messages::new(&pool, size);
-                let label = format!("get_varint({size}B) vs prost/{}", spec.name);
-                print_paired(
-                    &label,
-                    rounds,
-                    BATCHES_PER_ROUND * MESSAGES,
-                    |round, contender| {
-                        let seed = 0x853c_49e6_748f_ea9b
-                            ^ (round as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-                        let mut windows = messages.windows(seed);
-                        let (what, walk) = CONTENDERS[contender];
-                        clock.time(|| {
-                            for _ in 0..BATCHES_PER_ROUND {
-                                messages.batch(what, windows.next_start(), walk);
-                            }
-                        })
-                    },
-                );
+                for (pair, first) in [("get_varint", 0), ("decode on &[u8]", 2)] {
+                    let label = format!("{pair}({size}B) vs prost/{}", spec.name);
+                    print_paired(
+                        &label,
+                        rounds,
+                        BATCHES_PER_ROUND * MESSAGES,
+                        |round, contender| {
+                            let seed = 0x853c_49e6_748f_ea9b
+                                ^ (round as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                            let mut windows = messages.windows(seed);
+                            let (what, walk) = CONTENDERS[first + contender];
+                            clock.time(|| {
+                                for _ in 0..BATCHES_PER_ROUND {
+                                    messages.batch(what, windows.next_start(), walk);
+                                }
+                            })
+                        },
+                    );
+                }
             }
         }
     }
