@@ -28,8 +28,10 @@
 //! first stop bit for the length (no branch on it: mixed lengths would
 //! mispredict it), the 7-bit groups packed by three shift-and-mask steps
 //! (one `PEXT` in builds where it is fast), bytes 8 and 9 without a branch
-//! between 9 and 10 bytes; an input of fewer than 10 bytes by a byte loop,
-//! which reads nothing past its end. The 32-bit types' routine first tests
+//! between 9 and 10 bytes. An input of fewer than 10 bytes (the last
+//! varints of a message or a buffer) takes the 2- and 3-byte branches once
+//! its length is compared with 2 and 3, and a byte loop for the rest; both
+//! read nothing past its end. The 32-bit types' routine first tests
 //! for exactly 5 bytes, as the scalar kernel does for `u32`.
 //!
 //! Naked functions are stable since Rust 1.88; older compilers (the MSRV
@@ -78,7 +80,8 @@ pub(crate) fn decode_u64_wrapping(input: &[u8], five_byte_case: bool) -> (u64, u
     let value: u64;
     let len: usize;
     // Both routines read only `input.len()` bytes from `input.as_ptr()`
-    // (the byte loop below 10 bytes; at least 10 readable for the 8-byte
+    // (below 10 bytes the 2- and 3-byte branches after a compare of the
+    // length, and the byte loop; at least 10 readable for the 8-byte
     // load and bytes 8 and 9), write no memory but the return address and,
     // in the byte loop, the registers they save, below the stack pointer
     // (allowed: no `nostack`), and change only `r9`, `r10`, `r11` and the
@@ -163,6 +166,9 @@ macro_rules! routine {
                 // 2 bytes.
                 "test byte ptr [r10 + 1], 0x80",
                 "jnz 3f",
+                // 2 bytes, `r11d` the first (label 12, also for inputs of fewer
+                // than 10 bytes).
+                "12:",
                 "movzx r10d, byte ptr [r10 + 1]",
                 "shl r10d, 7",
                 "and r11d, 0x7f",
@@ -173,6 +179,8 @@ macro_rules! routine {
                 "3:",
                 "test byte ptr [r10 + 2], 0x80",
                 "jnz 4f",
+                // 3 bytes, `r11d` the first (label 13, as 12).
+                "13:",
                 "movzx r9d, byte ptr [r10 + 1]",
                 "movzx r10d, byte ptr [r10 + 2]",
                 "and r9d, 0x7f",
@@ -252,10 +260,32 @@ macro_rules! routine {
                 "mov r10, r11",
                 "mov r11d, 5",
                 "ret",
-                // Fewer than 10 bytes: byte by byte up to the input's end. `r10`
-                // the cursor, `r11` the end, `rdx` the start, `rax` the value,
-                // `r9` the shift, `r8` the byte.
+                // Fewer than 10 bytes: a varint of 2 or 3 bytes by the branches
+                // above, once the input's length is known to hold it (the last
+                // varints of a message, a buffer, a sub-message); the rest byte
+                // by byte.
                 "20:",
+                "cmp r11, 2",
+                "jb 25f",
+                "test byte ptr [r10 + 1], 0x80",
+                "jz 26f",
+                "cmp r11, 3",
+                "jb 25f",
+                "test byte ptr [r10 + 2], 0x80",
+                "jnz 25f",
+                "movzx r11d, byte ptr [r10]",
+                "test r11b, r11b",
+                "jns 11b",
+                "jmp 13b",
+                "26:",
+                "movzx r11d, byte ptr [r10]",
+                "test r11b, r11b",
+                "jns 11b",
+                "jmp 12b",
+                // Byte by byte up to the input's end. `r10` the cursor, `r11` the
+                // end, `rdx` the start, `rax` the value, `r9` the shift, `r8` the
+                // byte.
+                "25:",
                 "push rax",
                 "push rcx",
                 "push rdx",
