@@ -425,9 +425,7 @@ pub(crate) fn decode_wrapping_portable<T: VarInt>(input: &[u8]) -> Result<(T, us
 /// packed loops, a 1-byte test of prost's own and then `decode`, the
 /// two-register form took the vt copy's packed `bool` and `enum` decode
 /// from 0.44-0.94 of prost's time to 0.89-1.30; the prost harness, default
-/// build, Zen 3, BENCHMARKS.md "Inside apache-avro".) In `SliceReader`'s
-/// loop, always inlined, the native build's reader ran 1-byte data at half
-/// the speed (a longer loop body).
+/// build, Zen 3, BENCHMARKS.md "Inside apache-avro".)
 #[inline]
 fn portable_longer<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
     if let Some((value, len)) = two_or_three_bytes(input) {
