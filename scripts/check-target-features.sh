@@ -9,7 +9,9 @@
 # cannot inline it, and it stays an out-of-line function in `core_arch`,
 # called (with its vectors through memory, and a `vzeroupper`) on every
 # use: the AVX-512 length sum of u8/u16 without `avx512vl` ran 3.2x and
-# 1.2x slower than the scalar sum on Zen 4 (issue 43).
+# 1.2x slower than the scalar sum on Zen 4 (issue 43). Also checks that the
+# single-value routines in assembly (naked functions) have call-frame
+# records, so that debuggers and profilers unwind through them.
 #
 # Usage: scripts/check-target-features.sh   (x86-64 hosts only; about 20 s)
 set -euo pipefail
@@ -74,4 +76,22 @@ if grep -v '^std_detect::' "$dir/calls.txt" >"$dir/out-of-line.txt"; then
     sed 's/^/    /' "$dir/out-of-line.txt" >&2
     exit 1
 fi
-echo "check-target-features: no kernel calls a core_arch intrinsic out of line in $binary ($(grep -c ' varint_turbo::arch::x86_64::' "$dir/symbols.txt") kernel symbols: ${#kernels[@]} checked by name)"
+# The single-value routines in assembly (`longer_call.rs`, naked functions
+# from rustc 1.88) carry their own call-frame records: without one, a
+# debugger or profiler cannot unwind from inside them. Each routine's
+# address must start a frame description entry.
+routines=$(nm "$binary" | awk '/longer_call.*routine_(32|64)/ { print $1 }')
+if grep -q varint_turbo_naked <(cargo rustc --quiet --release --manifest-path "$dir/Cargo.toml" \
+    --target-dir "$dir/target" -p varint-turbo -- --print cfg 2>/dev/null) && [[ -z $routines ]]; then
+    echo "check-target-features: the probe has no longer_call routine" >&2
+    exit 1
+fi
+# FDE starts and routine addresses without leading zeros, to compare.
+readelf --debug-dump=frames "$binary" | grep -o 'pc=[0-9a-f]*' | sed 's/^pc=0*//' >"$dir/fde-starts.txt"
+for address in $routines; do
+    if ! grep -qx "$(sed 's/^0*//' <<<"$address")" "$dir/fde-starts.txt"; then
+        echo "check-target-features: no call-frame record (FDE) starts at the routine at 0x$address" >&2
+        exit 1
+    fi
+done
+echo "check-target-features: no kernel calls a core_arch intrinsic out of line in $binary ($(grep -c ' varint_turbo::arch::x86_64::' "$dir/symbols.txt") kernel symbols: ${#kernels[@]} checked by name; $(wc -w <<<"$routines") routines with call-frame records)"

@@ -139,6 +139,27 @@ macro_rules! pack {
     };
 }
 
+/// A DWARF call-frame directive of the routines, on the object formats
+/// that take them (ELF, Mach-O): with it a debugger, a profiler or a
+/// backtrace unwinds through a routine (the byte loop's pushes included);
+/// a naked function gets no such record from the compiler. COFF targets
+/// (Windows, UEFI) describe frames otherwise (`.seh_*`) and get none: as
+/// before, they cannot unwind from inside a routine.
+#[cfg(not(any(windows, target_os = "uefi")))]
+macro_rules! cfi {
+    ($directive:literal) => {
+        $directive
+    };
+}
+
+/// See the other `cfi`: nothing on COFF targets.
+#[cfg(any(windows, target_os = "uefi"))]
+macro_rules! cfi {
+    ($directive:literal) => {
+        ""
+    };
+}
+
 /// Defines a routine. In: `r10` the input's address, `r11` its length.
 /// Out: `r10` the value, `r11` the length or a code ([`TRUNCATED`],
 /// [`OVERFLOW`], [`LAX_TENTH`]). Changes `r9` and the flags; every other
@@ -156,6 +177,7 @@ macro_rules! routine {
         #[unsafe(naked)]
         unsafe extern "C" fn $name() {
             core::arch::naked_asm!(
+                cfi!(".cfi_startproc"),
                 "cmp r11, 10",
                 "jb 20f",
                 // At least 10 readable bytes. 1 byte (the callers test it first;
@@ -294,9 +316,13 @@ macro_rules! routine {
                 // byte.
                 "25:",
                 "push rax",
+                cfi!(".cfi_adjust_cfa_offset 8"),
                 "push rcx",
+                cfi!(".cfi_adjust_cfa_offset 8"),
                 "push rdx",
+                cfi!(".cfi_adjust_cfa_offset 8"),
                 "push r8",
+                cfi!(".cfi_adjust_cfa_offset 8"),
                 "mov rdx, r10",
                 "add r11, r10",
                 "xor eax, eax",
@@ -326,9 +352,13 @@ macro_rules! routine {
                 "xor r11d, r11d",
                 "24:",
                 "pop r8",
+                cfi!(".cfi_adjust_cfa_offset -8"),
                 "pop rdx",
+                cfi!(".cfi_adjust_cfa_offset -8"),
                 "pop rcx",
+                cfi!(".cfi_adjust_cfa_offset -8"),
                 "pop rax",
+                cfi!(".cfi_adjust_cfa_offset -8"),
                 "ret",
                 // The masks, 8-byte aligned, in the routine's own section (read
                 // only; no data section name that differs between object formats).
@@ -347,6 +377,7 @@ macro_rules! routine {
                 ".quad 0x0080808080",
                 "36:",
                 ".quad 0xffffffffff",
+                cfi!(".cfi_endproc"),
                 lax_tenth = const LAX_TENTH,
             )
         }
