@@ -34,12 +34,7 @@ use crate::zigzag::ZigZag;
 /// random-length data, [`decode_unchecked`] is the kernel alone.
 #[inline(always)]
 pub fn decode<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
-    let result = match input.first() {
-        // Seven bits fit every `VarInt` type.
-        Some(&byte) if byte < 0x80 => Ok((T::from_u64_unchecked(u64::from(byte)), 1)),
-        _ => decode_longer(input),
-    };
-    within_input(input, result)
+    one_byte_then(input, decode_longer)
 }
 
 /// Tells the compiler what the decoders guarantee, a length of at most
@@ -60,6 +55,21 @@ fn within_input<T>(
         unsafe { core::hint::assert_unchecked(*len <= input.len()) };
     }
     result
+}
+
+/// The shape every single-value decoder shares: the 1-byte test inline,
+/// `longer` (a path past it) for the rest, then [`within_input`].
+#[inline(always)]
+fn one_byte_then<T: VarInt>(
+    input: &[u8],
+    longer: impl FnOnce(&[u8]) -> Result<(T, usize), DecodeError>,
+) -> Result<(T, usize), DecodeError> {
+    let result = match input.first() {
+        // Seven bits fit every `VarInt` type.
+        Some(&byte) if byte < 0x80 => Ok((T::from_u64_unchecked(u64::from(byte)), 1)),
+        _ => longer(input),
+    };
+    within_input(input, result)
 }
 
 /// The result of the out-of-line part of [`decode_wrapping`] in two
@@ -217,12 +227,10 @@ fn two_or_three_bytes(input: &[u8]) -> Option<(u64, usize)> {
 /// a cold byte loop.
 #[inline(always)]
 pub fn decode_wrapping<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
-    let result = match input.first() {
-        Some(&byte) if byte < 0x80 => Ok((T::from_u64_unchecked(u64::from(byte)), 1)),
-        // The low bits of the `u64`: `into_result`'s cast.
-        _ => decode_wrapping_longer::<T>(input).into_result(),
-    };
-    within_input(input, result)
+    // The low bits of the `u64`: `into_result`'s cast.
+    one_byte_then(input, |input| {
+        decode_wrapping_longer::<T>(input).into_result()
+    })
 }
 
 /// Decodes a zigzag varint with the rules of [`decode_wrapping`]: the low
@@ -399,22 +407,14 @@ cfg_if::cfg_if! {
 /// "SliceReader: parse loops").
 #[inline(always)]
 pub(crate) fn decode_portable<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
-    let result = match input.first() {
-        Some(&byte) if byte < 0x80 => Ok((T::from_u64_unchecked(u64::from(byte)), 1)),
-        _ => portable_longer(input),
-    };
-    within_input(input, result)
+    one_byte_then(input, portable_longer)
 }
 
 /// [`decode_wrapping`] as [`decode_portable`] is [`decode`].
 #[inline(always)]
 pub(crate) fn decode_wrapping_portable<T: VarInt>(input: &[u8]) -> Result<(T, usize), DecodeError> {
-    let result = match input.first() {
-        Some(&byte) if byte < 0x80 => Ok((T::from_u64_unchecked(u64::from(byte)), 1)),
-        // The low bits of the `u64`: `into_result`'s cast.
-        _ => portable_wrapping_longer(input).into_result(),
-    };
-    within_input(input, result)
+    // The low bits of the `u64`: `into_result`'s cast.
+    one_byte_then(input, |input| portable_wrapping_longer(input).into_result())
 }
 
 /// The portable path past [`decode`]'s 1-byte test: the 2- and 3-byte
