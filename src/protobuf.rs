@@ -831,10 +831,14 @@ fn bools_as_bytes<V: 'static>(values: &[V]) -> Option<&[u8]> {
 /// The payload length of `values` as packed varints. The 32-bit types'
 /// wire values are below 2^32 or sign-extended (`int32`, `enum`), which
 /// the vectorized sum of `encoded_len_32_sum` takes; a `bool` is one byte.
-/// In a build for AVX-512 CD every type takes the 64-bit sum, there the
-/// loop the compiler vectorizes with `vplzcntq`, as it does prost's own:
-/// the comparisons of `encoded_len_32_sum` were 1.1-1.5x slower than it
-/// (the prost harness, `-C target-cpu=native`, Zen 5 host, 2026-11-27).
+/// In a build for AVX-512 CD every type takes prost's own loop, inline,
+/// which the compiler vectorizes with `vplzcntq`: the comparisons of
+/// `encoded_len_32_sum` were 1.1-1.5x slower than it (the prost harness,
+/// `-C target-cpu=native`, Zen 5 host, 2026-11-27), and the same loop
+/// behind the out-of-line 64-bit sum 1.09-1.36x slower for `int32` and
+/// `enum` and 1.19-1.32x at 8 64-bit values (Zen 4, 2 code layouts; inline:
+/// 0.92-1.01). `uint32` and `sint32` stay 1.02-1.44x prost's time there
+/// (they were 1.17-1.46x), not explained.
 /// In a build with `LZCNT` (and without AVX-512 CD), fewer than
 /// [`LZCNT_LEN_SUM_MAX_VALUES`] 64-bit values take the bit-length formula
 /// inline, and the vector sums stay in a function of their own.
@@ -843,7 +847,13 @@ fn encoded_len_packed_with<V: Copy + 'static>(values: &[V], to_wire: impl Fn(V) 
     if let Some(bytes) = bools_as_bytes(values) {
         return bytes.len();
     }
-    if size_of::<V>() <= 4 && !cfg!(all(target_arch = "x86_64", target_feature = "avx512cd")) {
+    if cfg!(all(target_arch = "x86_64", target_feature = "avx512cd")) {
+        return values
+            .iter()
+            .map(|&value| crate::arch::scalar::encoded_len(to_wire(value)))
+            .sum();
+    }
+    if size_of::<V>() <= 4 {
         return crate::arch::scalar::sizes::encoded_len_32_sum(values, to_wire);
     }
     if cfg!(all(
