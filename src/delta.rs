@@ -138,6 +138,8 @@ const ONE_BYTE_PROBE: usize = 64;
 /// 2,116 and 2,266 / 3,170), so they keep it, as do [`select`] and
 /// [`search`], which sum no more than they must.
 fn decode_source<T: VarInt>(input: &[u8], source: Source) -> Source {
+    // The probe lies inside any input that may take the fused decoders.
+    const { assert!(ONE_BYTE_PROBE <= FUSED_MIN_BYTES) };
     let one_byte_gaps = || {
         input.len() >= FUSED_MIN_BYTES && input[..ONE_BYTE_PROBE].iter().all(|&byte| byte < 0x80)
     };
