@@ -831,14 +831,16 @@ fn bools_as_bytes<V: 'static>(values: &[V]) -> Option<&[u8]> {
 /// The payload length of `values` as packed varints. The 32-bit types'
 /// wire values are below 2^32 or sign-extended (`int32`, `enum`), which
 /// the vectorized sum of `encoded_len_32_sum` takes; a `bool` is one byte.
-/// In a build for AVX-512 CD every type takes prost's own loop, inline,
-/// which the compiler vectorizes with `vplzcntq`: the comparisons of
-/// `encoded_len_32_sum` were 1.1-1.5x slower than it (the prost harness,
-/// `-C target-cpu=native`, Zen 5 host, 2026-11-27), and the same loop
-/// behind the out-of-line 64-bit sum 1.09-1.36x slower for `int32` and
-/// `enum` and 1.19-1.32x at 8 64-bit values (Zen 4, 2 code layouts; inline:
-/// 0.92-1.01). `uint32` and `sint32` stay 1.02-1.44x prost's time there
-/// (they were 1.17-1.46x), not explained.
+/// In a build for AVX-512 CD every type takes the bit-length formula in a
+/// loop inline, which the compiler vectorizes with `vplzcnt`, as prost's
+/// own: the comparisons of `encoded_len_32_sum` were 1.1-1.5x slower than
+/// that (the prost harness, `-C target-cpu=native`, Zen 5 host,
+/// 2026-11-27), and the 64-bit formula behind the out-of-line 64-bit sum
+/// 1.09-1.46x for the 32-bit types and 1.19-1.32x at 8 64-bit values
+/// (Zen 4, 2 code layouts). The 32-bit types take the formula on the low
+/// half (32-bit lanes; on the 64-bit wire value the compiler kept 64-bit
+/// ones, where prost's loop on a `u32` got 32-bit ones): 0.94-1.05 of
+/// prost's time on every packed type.
 /// In a build with `LZCNT` (and without AVX-512 CD), fewer than
 /// [`LZCNT_LEN_SUM_MAX_VALUES`] 64-bit values take the bit-length formula
 /// inline, and the vector sums stay in a function of their own.
@@ -848,6 +850,20 @@ fn encoded_len_packed_with<V: Copy + 'static>(values: &[V], to_wire: impl Fn(V) 
         return bytes.len();
     }
     if cfg!(all(target_arch = "x86_64", target_feature = "avx512cd")) {
+        if size_of::<V>() <= 4 {
+            // The low half's length, plus 5 for a sign-extended negative
+            // (its low half has bit 31 set: 5 bytes, 10 in all): the bit
+            // scan in 32-bit lanes (`vplzcntd`, 16 per vector), where on
+            // the 64-bit wire value the compiler scanned 64-bit ones.
+            return values
+                .iter()
+                .map(|&value| {
+                    let wire = to_wire(value);
+                    let log2 = (wire as u32 | 1).ilog2();
+                    ((log2 * 9 + 73) / 64) as usize + 5 * usize::from(wire >> 32 != 0)
+                })
+                .sum();
+        }
         return values
             .iter()
             .map(|&value| crate::arch::scalar::encoded_len(to_wire(value)))
