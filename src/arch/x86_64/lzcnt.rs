@@ -44,9 +44,10 @@ static LEN_BY_SCAN: [u8; 128] = {
 /// that runs the encoding as `BSR`). Per value an `or`, the scan, an `and`
 /// and a load (the scan of 1 and the table's address are loop-invariant):
 /// the formula on the `LZCNT` reading (`log2` from an `xor`, a multiply, an
-/// add and a shift) took 1.06-1.33x the time of prost's `BSR` formula on
-/// Zen 4, whose `BSR` is fast (the prost harness's `encoded_len` rows);
-/// this form 0.80-0.90x (`VARINT_BENCH_TABLES=len`, W = 256 and 4,096).
+/// add and a shift) took 1.02-1.33x the time of prost's `BSR` formula on
+/// Zen 4, whose `BSR` is fast (the prost harness's `encoded_len` rows;
+/// 1.06x in a summing loop); this form 0.85-0.94x in summing loops
+/// (`VARINT_BENCH_TABLES=len`, W = 256 and 4,096).
 #[inline(always)]
 pub(crate) fn encoded_len(value: u64) -> usize {
     // Each scan is at most 63 on a nonzero input; the mask only keeps the
