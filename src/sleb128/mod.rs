@@ -49,8 +49,10 @@
 //! copied into bit 7 before the multiply-adds), joins the groups with sign
 //! extension, and checks the signed rules with the length checks, so the
 //! negative 5-byte `i32`s and 10-byte `i64`s stay in the vector steps too
-//! (see `arch::x86_64::grid_decode`). AVX-512 and NEON run their unsigned
-//! kernel of the same width and one more step per value, which
+//! (see `arch::x86_64::grid_decode`); AVX-512 CPUs take it as well (all
+//! have AVX2), which beat the AVX-512 route below by up to 4x where
+//! negative values are long. NEON, and the AVX-512 backend when named
+//! ([`decode_slice_on`]), run their unsigned kernel of the same width and one more step per value, which
 //! sign-extends it from bit 6 of its last byte (see `sign_values` in the
 //! kernels); the values that kernel rejects but the signed rules accept
 //! are decoded by the scalar decoder, which then takes the next values too
