@@ -223,11 +223,11 @@ impl Backend {
     }
 
     /// Signed LEB128 (`sleb128::decode_slice`) where this backend decodes
-    /// it in one pass: the SSSE3 and AVX2 grid decoders with the sign
-    /// extension and the signed rules in their steps
-    /// (`decode_slice_signed`), into the bits of `i32` (`T` = `u32`) or
-    /// `i64` (`u64`). `None` for the others, which decode unsigned and
-    /// sign-extend in a second pass (the `sleb128` module).
+    /// it in one pass: the SSSE3 and AVX2 grid decoders and the AVX-512
+    /// chunk decoder with the sign extension and the signed rules in their
+    /// steps (`decode_slice_signed`), into the bits of `i32` (`T` = `u32`)
+    /// or `i64` (`u64`). `None` for the others (NEON), which decode
+    /// unsigned and sign-extend in a second pass (the `sleb128` module).
     pub(crate) fn decode_signed_uninit<T: VarInt>(
         self,
         input: &[u8],
@@ -248,6 +248,16 @@ impl Backend {
             Backend::Avx2 => {
                 Some(unsafe { x86_64::avx2::decode_slice::decode_slice_signed(input, out) })
             }
+            #[cfg(all(target_arch = "x86_64", varint_turbo_avx512))]
+            // SAFETY: the CPU supports the backend (checked above).
+            Backend::Avx512Vbmi2 => Some(unsafe {
+                // Under one chunk: its masked chunk, as `decode_uninit`.
+                if input.len() < 64 {
+                    x86_64::avx512::decode_slice::decode_short_input_signed(input, out)
+                } else {
+                    x86_64::avx512::decode_slice::decode_slice_signed(input, out)
+                }
+            }),
             _ => {
                 // Used by the x86-64 arms only.
                 let _ = (input, out);

@@ -43,22 +43,23 @@
 //!
 //! [`decode_slice`] and [`decode_all`] decode whole buffers (a WebAssembly
 //! code section's immediates gathered, a DWARF table) with the contract of
-//! the unsigned [`decode_slice`](crate::decode_slice). On SSSE3 and AVX2
-//! the unsigned fixed-grid decoder decodes signed varints in one pass:
-//! each step reads a varint's last byte as a signed 7-bit group (bit 6
-//! copied into bit 7 before the multiply-adds), joins the groups with sign
-//! extension, and checks the signed rules with the length checks, so the
-//! negative 5-byte `i32`s and 10-byte `i64`s stay in the vector steps too
-//! (see `arch::x86_64::grid_decode`); AVX-512 CPUs take it as well (all
-//! have AVX2), which beat the AVX-512 route below by up to 4x where
-//! negative values are long. NEON, and the AVX-512 backend when named
-//! ([`decode_slice_on`]), run their unsigned kernel of the same width and one more step per value, which
-//! sign-extends it from bit 6 of its last byte (see `sign_values` in the
-//! kernels); the values that kernel rejects but the signed rules accept
-//! are decoded by the scalar decoder, which then takes the next values too
-//! (256 of them) before the vector kernel resumes. The scalar backend
-//! decodes signed varints directly (a terminator bitmap per 64-byte block,
-//! one word step per value).
+//! the unsigned [`decode_slice`](crate::decode_slice). The x86-64 SIMD
+//! backends decode signed varints in one pass, with their unsigned
+//! decoder's steps: on SSSE3 and AVX2 each fixed-grid step reads a
+//! varint's last byte as a signed 7-bit group (bit 6 copied into bit 7
+//! before the multiply-adds) and joins the groups with sign extension
+//! (see `arch::x86_64::grid_decode`); on AVX-512 each lane of the chunk
+//! decoder is shifted left and arithmetically right by its width less
+//! `7 * len` (see `arch::x86_64::avx512::decode_slice`). Both check the
+//! signed rules where the unsigned decoder checks its own, so negative
+//! 5-byte `i32`s and 10-byte `i64`s stay in the vector steps. NEON runs
+//! its unsigned kernel of the same width and one more step per value,
+//! which sign-extends it from bit 6 of its last byte (see `sign_values`
+//! in the kernels); the values that kernel rejects but the signed rules
+//! accept are decoded by the scalar decoder, which then takes the next
+//! values too (256 of them) before the vector kernel resumes. The scalar
+//! backend decodes signed varints directly (a terminator bitmap per
+//! 64-byte block, one word step per value).
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
@@ -222,55 +223,66 @@ pub fn decode_slice<T: SignedLeb128>(
     decode_auto(input, as_uninit(out))
 }
 
-/// Inputs shorter than this take the scalar decoder: the SIMD set-up (and
-/// on AVX-512 the sign step) costs more there.
-const SCALAR_CUTOFF_BYTES: usize = 64;
+/// Inputs of at most this many bytes take [`short_values`], a loop of
+/// [`decode`], inlined: a few values cost less there than any set-up
+/// (Zen 4, one `i32.const` immediate per call: 12.6 ns through the scalar
+/// bulk decoder against the `leb128` crate's loop at 5.6, the AVX-512
+/// chunk 24.3). The unsigned bulk decoders' byte loop has the same bound
+/// (`BYTEWISE_MAX_BYTES`).
+const BYTE_LOOP_MAX_BYTES: usize = 16;
 
-/// [`decode_slice`] into slots that need not be initialized: the scalar
-/// decoder for short inputs and CPUs without a SIMD backend, else the
-/// signed decoder of SSSE3 or AVX2 (AVX-512 CPUs: [`signed_backend`]), or
-/// on NEON the unsigned bulk
-/// dispatch (`bulk::decode_uninit`, which picks the backend by the
-/// input's length and shape) and the sign step.
+/// [`decode_slice`] into slots that need not be initialized: the byte
+/// loop for a few bytes, the scalar decoder on CPUs without a SIMD
+/// backend, else the one-pass signed decoder of SSSE3, AVX2 or AVX-512,
+/// or on NEON the unsigned bulk dispatch (`bulk::decode_uninit`, which
+/// picks the backend by the input's length and shape) and the sign step.
+///
+/// Past the byte loop the SIMD decoders win at every length measured
+/// (Zen 4, `cargo bench --bench sleb128` with `WINDOW` of 16 and 32
+/// values, 20-90 bytes, paired, ns per value, scalar / SSSE3 / AVX2 /
+/// AVX-512: 16 values of `wasm-i32-const` 5.13 / 3.84 / 3.47 / 1.57,
+/// `dwarf-sdata` 4.73 / 3.74 / 3.75 / 1.63; 32 values 4.67 / 1.90 /
+/// 1.96 / 0.94 and 3.96 / 3.28 / 2.98 / 1.49). Inputs under 64 bytes
+/// took the scalar decoder before that was measured.
+#[inline(always)]
 fn decode_auto<T: SignedLeb128>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
-    let detected = detected_backend();
-    if input.len() < SCALAR_CUTOFF_BYTES || detected == Backend::Scalar {
-        return kernels::decode_slice(input, out);
+    if input.len() <= BYTE_LOOP_MAX_BYTES {
+        return short_values(input, out);
     }
-    decode_on(
-        input,
-        out,
-        signed_backend(detected),
-        decode_uninit::<T::Bits>,
-    )
+    decode_dispatched(input, out)
 }
 
-/// The backend [`decode_slice`] decodes on where the bulk API would take
-/// `detected`: AVX-512 CPUs take the AVX2 grid decoder, which decodes
-/// signed varints in one pass, instead of the AVX-512 unsigned kernel and
-/// the sign step (every CPU with [`Backend::Avx512Vbmi2`] has AVX2: its
-/// features include [`Backend::Avx2`]'s). The unsigned kernel rejects a
-/// negative 5-byte `i32` or a negative 10-byte `i64`, so such values send
-/// [`SCALAR_STRETCH`] values each to the scalar decoder: on the Zen 4 host,
-/// calls of 4,096 values (`cargo bench --bench sleb128`, paired), ns per
-/// value AVX-512 / AVX2: `wasm-i32-const` 2.75 / 0.67, `dwarf-line-advance`
-/// 1.00 / 0.53, `wasm-i64-const` 4.47 / 1.38, `dwarf-sdata` 1.22 / 1.20,
-/// `wasm-offsets` (no negative values) 0.52 / 0.55.
-#[inline(always)]
-fn signed_backend(detected: Backend) -> Backend {
-    if detected == Backend::Avx512Vbmi2 {
-        Backend::Avx2
-    } else {
-        detected
+/// [`decode_auto`] past the byte loop (out of line: the loop is inlined
+/// into the caller).
+#[inline(never)]
+fn decode_dispatched<T: SignedLeb128>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+) -> Result<(usize, usize), BulkDecodeError> {
+    let detected = detected_backend();
+    if detected == Backend::Scalar {
+        return kernels::decode_slice(input, out);
     }
+    decode_on(input, out, detected, decode_uninit::<T::Bits>)
+}
+
+/// The values of a short input, one [`decode`] each (its 1-3-byte
+/// branches, then the kernel), until `out` is full or the input ends; the
+/// first error is the reference's, at that value's index and offset.
+#[inline(always)]
+fn short_values<T: SignedLeb128>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+) -> Result<(usize, usize), BulkDecodeError> {
+    kernels::values_with(input, 0, out, 0, usize::MAX, decode::<T>)
 }
 
 /// [`decode_slice`] on one bulk backend: its one-pass signed decoder
-/// (SSSE3, AVX2), or its unsigned kernel and the sign step (AVX-512,
-/// NEON; the scalar backend decodes signed varints directly). For tests
+/// (SSSE3, AVX2, AVX-512), or its unsigned kernel and the sign step
+/// (NEON; the scalar backend decodes signed varints directly). For tests
 /// and benchmarks; [`decode_slice`] picks the backend itself.
 ///
 /// # Panics
@@ -303,7 +315,7 @@ pub fn decode_slice_on<T: SignedLeb128>(
 }
 
 /// The bulk decoder of a SIMD `backend`: its one-pass signed decoder
-/// (SSSE3, AVX2: `Backend::decode_signed_uninit`), else
+/// (SSSE3, AVX2, AVX-512: `Backend::decode_signed_uninit`), else
 /// [`decode_signed_runs`] with `unsigned`, its unsigned decoder.
 #[inline(always)]
 fn decode_on<T: SignedLeb128>(
@@ -314,7 +326,7 @@ fn decode_on<T: SignedLeb128>(
 ) -> Result<(usize, usize), BulkDecodeError> {
     match backend.decode_signed_uninit(input, bit_slots(out)) {
         Some(result) => result,
-        None => decode_signed_runs(input, out, backend, unsigned),
+        None => decode_signed_runs(input, out, unsigned),
     }
 }
 
@@ -333,8 +345,8 @@ fn bit_slots<T: SignedLeb128>(out: &mut [MaybeUninit<T>]) -> &mut [MaybeUninit<T
 /// return from the kernel costs its set-up again.
 pub(crate) const SCALAR_STRETCH: usize = 256;
 
-/// The bulk decoder of the SIMD backends: `unsigned` (a bulk decoder of
-/// `T::Bits`) decodes as far as it can into `out`'s slots, [`sign_step`]
+/// The bulk decoder of the SIMD backends without a one-pass signed decoder
+/// (NEON): `unsigned` (a bulk decoder of `T::Bits`) decodes as far as it can into `out`'s slots, [`sign_step`]
 /// turns its values into the signed ones (or finds the first that breaks
 /// the signed rules), and where `unsigned` stopped at a varint that the
 /// signed rules accept, the scalar bulk decoder takes it and the next
@@ -343,7 +355,6 @@ pub(crate) const SCALAR_STRETCH: usize = 256;
 fn decode_signed_runs<T: SignedLeb128>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
-    backend: Backend,
     unsigned: impl Fn(&[u8], &mut [MaybeUninit<T::Bits>]) -> Result<(usize, usize), BulkDecodeError>,
 ) -> Result<(usize, usize), BulkDecodeError> {
     let len = out.len();
@@ -368,7 +379,7 @@ fn decode_signed_runs<T: SignedLeb128>(
         let decoded = unsafe {
             core::slice::from_raw_parts_mut(bits.as_mut_ptr().add(n).cast::<T::Bits>(), values)
         };
-        if let Err((index, offset)) = sign_step::<T>(backend, &input[at..at + consumed], decoded) {
+        if let Err((index, offset)) = sign_step::<T>(&input[at..at + consumed], decoded) {
             return Err(BulkDecodeError::new(
                 DecodeError::Overflow,
                 n + index,
@@ -391,28 +402,10 @@ fn decode_signed_runs<T: SignedLeb128>(
     Ok((n, at))
 }
 
-/// The sign step after the unsigned kernel of `backend` (see
-/// `kernels::sign_values`), in the widest lanes the CPU has.
+/// The sign step after the unsigned kernel of a backend without a
+/// one-pass signed decoder (NEON): see `kernels::sign_values`.
 #[inline(always)]
-fn sign_step<T: SignedLeb128>(
-    backend: Backend,
-    input: &[u8],
-    values: &mut [T::Bits],
-) -> Result<(), (usize, usize)> {
-    #[cfg(target_arch = "x86_64")]
-    // (SSSE3 and AVX2 decode signed varints in one pass: `decode_on`.)
-    if backend == Backend::Avx512Vbmi2 {
-        // SAFETY: the CPU supports `backend` (every caller checked), whose
-        // features include AVX2, BMI1, BMI2, LZCNT and POPCNT.
-        return unsafe {
-            crate::arch::x86_64::avx2::sleb128::sign_values::<T>(
-                input,
-                values,
-                crate::cpu::pdep_is_fast(),
-            )
-        };
-    }
-    let _ = backend;
+fn sign_step<T: SignedLeb128>(input: &[u8], values: &mut [T::Bits]) -> Result<(), (usize, usize)> {
     kernels::sign_values::<T>(input, values)
 }
 

@@ -222,20 +222,48 @@ pub(crate) fn encode<T: SignedLeb128>(value: T, out: &mut [u8; 16]) -> usize {
 /// the index (from `out`'s start) and the offset (from `input`'s start).
 /// Returns (values, bytes) decoded by this call. Every bulk decoder leaves
 /// what it cannot decode to this, so all errors come from one place.
-#[inline(never)]
+#[inline]
 pub(crate) fn decode_values<T: SignedLeb128>(
     input: &[u8],
     pos: usize,
     out: &mut [MaybeUninit<T>],
     written: usize,
 ) -> Result<(usize, usize), BulkDecodeError> {
+    decode_values_before(input, pos, out, written, usize::MAX)
+}
+
+/// [`decode_values`] that also stops once the next varint would start at
+/// or after byte `stop` of `input` (the end of a SIMD window).
+#[inline(never)]
+pub(crate) fn decode_values_before<T: SignedLeb128>(
+    input: &[u8],
+    pos: usize,
+    out: &mut [MaybeUninit<T>],
+    written: usize,
+    stop: usize,
+) -> Result<(usize, usize), BulkDecodeError> {
+    values_with(input, pos, out, written, stop, decode::<T>)
+}
+
+/// The loop of [`decode_values_before`] around `decode`, a decoder with
+/// the reference's results (the `sleb128` module's short inputs take the
+/// single-value API's, whose 1-3-byte branches come first).
+#[inline(always)]
+pub(crate) fn values_with<T: SignedLeb128>(
+    input: &[u8],
+    pos: usize,
+    out: &mut [MaybeUninit<T>],
+    written: usize,
+    stop: usize,
+    decode: impl Fn(&[u8]) -> Result<(T, usize), DecodeError>,
+) -> Result<(usize, usize), BulkDecodeError> {
     let mut at = pos;
     let mut n = written;
     while let (Some(rest), Some(slot)) = (input.get(at..), out.get_mut(n)) {
-        if rest.is_empty() {
+        if rest.is_empty() || at >= stop {
             break;
         }
-        match decode::<T>(rest) {
+        match decode(rest) {
             Ok((value, len)) => {
                 slot.write(value);
                 at += len;
@@ -347,7 +375,7 @@ fn decode_blocks<T: SignedLeb128, const PEXT: bool>(
 /// themselves.
 ///
 /// Portable: per 64-byte block, the terminator bitmap, and for each set
-/// bit the byte's bit 6. The x86-64 AVX2 backend has a vector form.
+/// bit the byte's bit 6.
 #[inline(always)]
 pub(crate) fn sign_values<T: SignedLeb128>(
     input: &[u8],
@@ -388,24 +416,6 @@ pub(crate) fn sign_values<T: SignedLeb128>(
         }
     }
     Ok(())
-}
-
-/// Where value `index` of `input` (varints back to back) starts: after its
-/// `index`th byte without a continuation bit (the end of `input` if it has
-/// fewer). For the error of a vector sign step, which knows the index
-/// (the AVX2 one: no other target has a vector sign step).
-#[cfg(target_arch = "x86_64")]
-#[cold]
-pub(crate) fn value_start(input: &[u8], index: usize) -> usize {
-    if index == 0 {
-        return 0;
-    }
-    input
-        .iter()
-        .enumerate()
-        .filter(|&(_, &byte)| byte < 0x80)
-        .nth(index - 1)
-        .map_or(input.len(), |(at, _)| at + 1)
 }
 
 #[cfg(test)]

@@ -5,11 +5,9 @@
 //!   registers;
 //! * `encode_slice`: the SSSE3 group encoder with the `PDEP` word encoder;
 //! * `sizes`: `count_varints` and `encoded_len_sum`;
-//! * `sleb128`: the signed LEB128 bulk decoder's sign step in 256-bit lanes;
 //! * `zigzag`: the zigzag decoders' in-place step in 256-bit lanes.
 
 pub(crate) mod decode_slice;
 pub(crate) mod encode_slice;
 pub(crate) mod sizes;
-pub(crate) mod sleb128;
 pub(crate) mod zigzag;

@@ -92,12 +92,31 @@
 //! bytes (into types of at most 32 bits; in the last chunk into any type)
 //! skips the groups: two `vpcompressb` list each varint's first byte and
 //! the byte after it, and 32 values at a time are joined in 16-bit lanes.
+//!
+//! **Signed varints** (`decode_slice_signed`, the `sleb128` module's bulk
+//! decoder on this backend): the same paths with `SIGNED`, in one pass.
+//! A signed LEB128 value is the unsigned payload sign-extended from bit
+//! `7 len - 1`, so each path shifts its lanes left and arithmetically
+//! right by `W - 7 len` for `W`-bit lanes, the count coming from the mask
+//! it already has: in 64-bit lanes one `vpsadbw` of `below_stop & 7`
+//! against 8 (1 per byte of the varint, 8 per byte past it), in 32-bit
+//! lanes the same sum by `vpmaddubsw` + `vpmaddwd`, in the 16-bit lanes of
+//! the 1-2-byte chunks a blend of 9 and 2; one-byte runs become
+//! `(b ^ 0x40) - 0x40` before a sign-extending widening. 9- and 10-byte
+//! `i64`s take bit 63 from their last byte: bit 6 of byte 8 (counting
+//! from 0) or bit 0 of byte 9. The
+//! last-byte checks test the signed rule (`beyond_last_byte`, and a 10th
+//! byte of `0x00` or `0x7f`), and the fallbacks are the signed scalar
+//! reference (`arch::scalar::fallback`). About 4 more vector operations
+//! per 8 values in 64-bit lanes, 5 per 16 in 32-bit ones: the sign step
+//! after the unsigned kernel that this replaced read the input a second
+//! time, and the unsigned validation rejected every negative 5-byte `i32`
+//! and 10-byte `i64`.
 
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use crate::arch::scalar::tail::scalar_values_before;
-use crate::arch::scalar::tail_values;
+use crate::arch::scalar::fallback::{fallback_tail, fallback_values_before};
 use crate::error::BulkDecodeError;
 use crate::varint::VarInt;
 
@@ -113,17 +132,45 @@ const MAX_PER_WINDOW: usize = 32;
 /// # Safety
 /// The CPU must support AVX-512 F, BW, VL, VBMI and VBMI2, POPCNT, LZCNT,
 /// BMI1 and BMI2.
+#[inline]
+pub unsafe fn decode_slice<T: VarInt>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+) -> Result<(usize, usize), BulkDecodeError> {
+    // SAFETY: the caller guarantees the CPU features `decode` enables.
+    unsafe { decode::<T, false>(input, out) }
+}
+
+/// [`decode_slice`] of signed LEB128 varints (the `sleb128` module's
+/// rules) into the bits of `i32` (`T` = `u32`) or `i64` (`T` = `u64`), in
+/// one pass: see the module docs, "Signed varints".
+///
+/// # Safety
+/// As [`decode_slice`].
+#[inline]
+pub unsafe fn decode_slice_signed<T: VarInt>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+) -> Result<(usize, usize), BulkDecodeError> {
+    const { assert!(size_of::<T>() == 4 || size_of::<T>() == 8) };
+    // SAFETY: the caller guarantees the CPU features `decode` enables.
+    unsafe { decode::<T, true>(input, out) }
+}
+
+/// The body of [`decode_slice`] (unsigned) and [`decode_slice_signed`]
+/// (`SIGNED`).
+///
+/// # Safety
+/// As [`decode_slice`].
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,popcnt,lzcnt,bmi1,bmi2"
 )]
-pub unsafe fn decode_slice<T: VarInt>(
+unsafe fn decode<T: VarInt, const SIGNED: bool>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
     // 0, 1, ..., 63: compressed into the positions where varints start.
     let iota = byte_positions();
-    // The largest last byte of a MAX_LEN-byte varint that still fits T.
-    let last_byte_limit = _mm512_set1_epi8((T::MAX_U64 >> (7 * (T::MAX_LEN - 1))) as i8);
     // Leading 64-byte runs of one-byte varints (packed bools and enums):
     // widened without the chunk loop's set-up and per-chunk masks, which
     // made inputs of 128-256 such bytes 1.2-1.3x slower than the AVX2
@@ -138,13 +185,13 @@ pub unsafe fn decode_slice<T: VarInt>(
         }
         // SAFETY: 64 values fit in `out` after `written` and the 64 bytes
         // from `pos` are in bounds (loop condition).
-        unsafe { store_one_byte_chunk::<T>(out, written, input, pos, data) };
+        unsafe { store_one_byte_chunk::<T, SIGNED>(out, written, input, pos, data) };
         pos += WINDOW;
         written += WINDOW;
     }
     // SAFETY: this function enables the features `decode_chunks` needs;
     // a varint starts at `pos`.
-    (pos, written) = unsafe { decode_chunks(input, out, pos, written, iota, last_byte_limit)? };
+    (pos, written) = unsafe { decode_chunks::<T, SIGNED>(input, out, pos, written, iota)? };
     // The last 64..127 bytes, or the values that no longer fit a whole
     // chunk's worth of room: windows that start at the next varint.
     while input.len() - pos >= WINDOW && written < out.len() {
@@ -154,13 +201,20 @@ pub unsafe fn decode_slice<T: VarInt>(
         let continues = !ends;
         let run = continuation_runs(continues, T::MAX_LEN - 1);
         let too_long = run & (continues >> (T::MAX_LEN - 1));
-        let too_big =
-            (run << (T::MAX_LEN - 1)) & ends & _mm512_cmpgt_epu8_mask(data, last_byte_limit);
+        // SAFETY: this function enables AVX-512 F and BW.
+        let beyond = unsafe { beyond_last_byte::<T, SIGNED>(data) };
+        let too_big = (run << (T::MAX_LEN - 1)) & ends & beyond;
         if too_long | too_big != 0 {
             // Value by value to the end of the window: exact errors. (A
             // window without any terminator has a run that is too long.)
-            let (n, consumed) =
-                scalar_values_before(input, pos, out, written, usize::MAX, pos + WINDOW)?;
+            let (n, consumed) = fallback_values_before::<T, SIGNED>(
+                input,
+                pos,
+                out,
+                written,
+                usize::MAX,
+                pos + WINDOW,
+            )?;
             written += n;
             pos += consumed;
             continue;
@@ -173,7 +227,7 @@ pub unsafe fn decode_slice<T: VarInt>(
                 // SAFETY: 64 values fit in `out` after `written`; the 64
                 // bytes from `pos` are in bounds (checked before each turn).
                 unsafe {
-                    store_one_byte_values::<T>(
+                    store_one_byte_values::<T, SIGNED>(
                         out.as_mut_ptr().cast::<T>().add(written),
                         input.as_ptr().add(pos),
                         WINDOW,
@@ -202,9 +256,9 @@ pub unsafe fn decode_slice<T: VarInt>(
             // Varints of 9 or 10 bytes need a third gather per group; most
             // windows of small values have none (a predictable branch).
             if T::MAX_LEN > 8 && continuation_runs(continues, 8) != 0 {
-                decode_groups::<T, true>(data, starts, count, dest);
+                decode_groups::<T, true, SIGNED>(data, starts, count, dest);
             } else {
-                decode_groups::<T, false>(data, starts, count, dest);
+                decode_groups::<T, false, SIGNED>(data, starts, count, dest);
             }
         }
         written += count;
@@ -222,14 +276,14 @@ pub unsafe fn decode_slice<T: VarInt>(
     // The last 0..63 bytes: one chunk of them, loaded under a mask. The
     // loops above keep `pos <= input.len()` and `written <= out.len()`.
     // SAFETY: so, and this function enables `decode_last_chunk`'s features.
-    let (n, consumed) = unsafe { decode_last_chunk(input, pos, out, written) };
+    let (n, consumed) = unsafe { decode_last_chunk::<T, SIGNED>(input, pos, out, written) };
     (pos, written) = (pos + consumed, written + n);
     if pos == input.len() || written == out.len() {
         return Ok((written, pos));
     }
     // A varint cut off by the end of the input, one too long or too big:
     // the reference's error, at its index and offset.
-    let (n, consumed) = tail_values(input, pos, out, written, usize::MAX)?;
+    let (n, consumed) = fallback_tail::<T, SIGNED>(input, pos, out, written, usize::MAX)?;
     Ok((written + n, pos + consumed))
 }
 
@@ -258,7 +312,7 @@ pub unsafe fn decode_slice<T: VarInt>(
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,popcnt,lzcnt,bmi1,bmi2"
 )]
-unsafe fn decode_last_chunk<T: VarInt>(
+unsafe fn decode_last_chunk<T: VarInt, const SIGNED: bool>(
     input: &[u8],
     pos: usize,
     out: &mut [MaybeUninit<T>],
@@ -266,7 +320,7 @@ unsafe fn decode_last_chunk<T: VarInt>(
 ) -> (usize, usize) {
     // SAFETY: the caller's guarantees are `last_chunk`'s; this function
     // enables its features.
-    unsafe { last_chunk(input, pos, out, written) }
+    unsafe { last_chunk::<T, SIGNED>(input, pos, out, written) }
 }
 
 /// [`decode_slice`] of an input shorter than 64 bytes (a short packed
@@ -276,20 +330,48 @@ unsafe fn decode_last_chunk<T: VarInt>(
 /// # Safety
 /// The CPU must support AVX-512 F, BW, VL, VBMI and VBMI2, POPCNT, LZCNT,
 /// BMI1 and BMI2.
+#[inline]
+pub unsafe fn decode_short_input<T: VarInt>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+) -> Result<(usize, usize), BulkDecodeError> {
+    // SAFETY: the caller guarantees the CPU features `short_input` enables.
+    unsafe { short_input::<T, false>(input, out) }
+}
+
+/// [`decode_short_input`] of signed LEB128 varints, as
+/// [`decode_slice_signed`].
+///
+/// # Safety
+/// As [`decode_short_input`].
+#[inline]
+pub unsafe fn decode_short_input_signed<T: VarInt>(
+    input: &[u8],
+    out: &mut [MaybeUninit<T>],
+) -> Result<(usize, usize), BulkDecodeError> {
+    const { assert!(size_of::<T>() == 4 || size_of::<T>() == 8) };
+    // SAFETY: the caller guarantees the CPU features `short_input` enables.
+    unsafe { short_input::<T, true>(input, out) }
+}
+
+/// The body of [`decode_short_input`] and [`decode_short_input_signed`].
+///
+/// # Safety
+/// As [`decode_short_input`].
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,popcnt,lzcnt,bmi1,bmi2"
 )]
-pub unsafe fn decode_short_input<T: VarInt>(
+unsafe fn short_input<T: VarInt, const SIGNED: bool>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
     // SAFETY: `0 <= input.len()`, `0 <= out.len()`; this function enables
     // the features.
-    let (written, pos) = unsafe { last_chunk(input, 0, out, 0) };
+    let (written, pos) = unsafe { last_chunk::<T, SIGNED>(input, 0, out, 0) };
     if pos == input.len() || written == out.len() {
         return Ok((written, pos));
     }
-    let (n, consumed) = tail_values(input, pos, out, written, usize::MAX)?;
+    let (n, consumed) = fallback_tail::<T, SIGNED>(input, pos, out, written, usize::MAX)?;
     Ok((written + n, pos + consumed))
 }
 
@@ -298,15 +380,13 @@ pub unsafe fn decode_short_input<T: VarInt>(
 /// # Safety
 /// As [`decode_last_chunk`]; the caller enables its features.
 #[inline(always)]
-unsafe fn last_chunk<T: VarInt>(
+unsafe fn last_chunk<T: VarInt, const SIGNED: bool>(
     input: &[u8],
     pos: usize,
     out: &mut [MaybeUninit<T>],
     written: usize,
 ) -> (usize, usize) {
     let iota = byte_positions();
-    // SAFETY: the caller enables AVX-512 F; it only builds a constant.
-    let last_byte_limit = unsafe { _mm512_set1_epi8((T::MAX_U64 >> (7 * (T::MAX_LEN - 1))) as i8) };
     let len = input.len() - pos;
     let room = out.len() - written;
     if len == 0 || len >= WINDOW || room == 0 {
@@ -322,7 +402,7 @@ unsafe fn last_chunk<T: VarInt>(
         (
             data,
             _mm512_movepi8_mask(data),
-            _mm512_cmpgt_epu8_mask(data, last_byte_limit),
+            beyond_last_byte::<T, SIGNED>(data),
         )
     };
     // The zeros past the end end "varints" too: `ends` keeps the real ones.
@@ -350,20 +430,32 @@ unsafe fn last_chunk<T: VarInt>(
         let zeros = _mm512_setzero_si512();
         if starts_mask & continues & (continues >> 1) == 0 {
             // Varints of 1 and 2 bytes.
-            decode_short_varint_chunk::<T>(data, zeros, starts_mask, continues, count, slots, dest);
+            decode_short_varint_chunk::<T, SIGNED>(
+                data,
+                zeros,
+                starts_mask,
+                continues,
+                count,
+                slots,
+                dest,
+            );
         } else {
             let starts = _mm512_maskz_compress_epi8(starts_mask, iota);
             let runs_of_4 = continuation_runs(continues, 4) & starts_mask & real;
             if T::MAX_LEN <= 5 && runs_of_4 != 0 {
-                decode_chunk_dword_groups::<T, true>(data, zeros, starts, count, slots, dest);
+                decode_chunk_dword_groups::<T, true, SIGNED>(
+                    data, zeros, starts, count, slots, dest,
+                );
             } else if T::MAX_LEN <= 5 || runs_of_4 == 0 {
                 // Into 64-bit slots too where every varint has at most 4
                 // bytes (28 bits).
-                decode_chunk_dword_groups::<T, false>(data, zeros, starts, count, slots, dest);
+                decode_chunk_dword_groups::<T, false, SIGNED>(
+                    data, zeros, starts, count, slots, dest,
+                );
             } else if T::MAX_LEN > 8 && continuation_runs(continues, 8) != 0 {
-                decode_groups::<T, true>(data, starts, count, dest);
+                decode_groups::<T, true, SIGNED>(data, starts, count, dest);
             } else {
-                decode_groups::<T, false>(data, starts, count, dest);
+                decode_groups::<T, false, SIGNED>(data, starts, count, dest);
             }
         }
     }
@@ -387,13 +479,12 @@ unsafe fn last_chunk<T: VarInt>(
 /// `pos <= input.len()` and `written <= out.len()`; the CPU must support
 /// AVX-512 F, BW, VL, VBMI and VBMI2, POPCNT and LZCNT.
 #[inline(always)]
-unsafe fn decode_chunks<T: VarInt>(
+unsafe fn decode_chunks<T: VarInt, const SIGNED: bool>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
     mut pos: usize,
     mut written: usize,
     iota: __m512i,
-    last_byte_limit: __m512i,
 ) -> Result<(usize, usize), BulkDecodeError> {
     // The last chunk's `next` may be cut off by the input's end for types
     // of at most 8 bytes (masked load below); 64-bit types read 128 bytes
@@ -412,7 +503,7 @@ unsafe fn decode_chunks<T: VarInt>(
     let (mut continues, mut above_limit) = unsafe {
         (
             _mm512_movepi8_mask(data),
-            _mm512_cmpgt_epu8_mask(data, last_byte_limit),
+            beyond_last_byte::<T, SIGNED>(data),
         )
     };
     while input.len() - base >= min_rest && out.len() - written >= WINDOW {
@@ -447,7 +538,7 @@ unsafe fn decode_chunks<T: VarInt>(
         let mut invalid = false;
         if T::MAX_LEN <= 8 {
             // SAFETY: as above.
-            next_above_limit = unsafe { _mm512_cmpgt_epu8_mask(next, last_byte_limit) };
+            next_above_limit = unsafe { beyond_last_byte::<T, SIGNED>(next) };
             let run = continuation_runs(both, T::MAX_LEN - 1) & u128::from(u64::MAX);
             let too_long = run & (both >> (T::MAX_LEN - 1));
             let above = u128::from(above_limit) | u128::from(next_above_limit) << 64;
@@ -473,7 +564,7 @@ unsafe fn decode_chunks<T: VarInt>(
                 // SAFETY: 128 bytes from `base` are inside `input` (loop
                 // condition), as `chunk_top_bytes` requires.
                 let (tops, too_long_or_big) =
-                    chunk_top_bytes(input.as_ptr().add(base), iota, long_starts);
+                    chunk_top_bytes::<SIGNED>(input.as_ptr().add(base), iota, long_starts);
                 invalid = too_long_or_big != 0;
                 tops
             } else {
@@ -484,8 +575,14 @@ unsafe fn decode_chunks<T: VarInt>(
             // Value by value through the chunk: the reference reports the
             // exact error. (Without one, which cannot happen, the windows
             // after the loop take over from where it stopped.)
-            let (n, consumed) =
-                scalar_values_before(input, pos, out, written, usize::MAX, base + WINDOW)?;
+            let (n, consumed) = fallback_values_before::<T, SIGNED>(
+                input,
+                pos,
+                out,
+                written,
+                usize::MAX,
+                base + WINDOW,
+            )?;
             return Ok((pos + consumed, written + n));
         }
         let count = starts_mask.count_ones() as usize;
@@ -493,7 +590,7 @@ unsafe fn decode_chunks<T: VarInt>(
             // 64 one-byte varints (small enums, bools, counts): widen.
             // SAFETY: 64 values fit in `out` after `written` and the 64
             // bytes from `base` are in bounds (loop condition).
-            unsafe { store_one_byte_chunk::<T>(out, written, input, base, data) };
+            unsafe { store_one_byte_chunk::<T, SIGNED>(out, written, input, base, data) };
             // While the next chunk is 64 more (byte 63 of this one ended a
             // varint, so the next one starts at its byte 0), widen it too
             // and take it as this one, without the general step's masks and
@@ -508,7 +605,13 @@ unsafe fn decode_chunks<T: VarInt>(
                 // SAFETY: 64 more values fit in `out` after `written + 64`
                 // and the next chunk is in `input` (loop condition).
                 unsafe {
-                    store_one_byte_chunk::<T>(out, written + WINDOW, input, base + WINDOW, next)
+                    store_one_byte_chunk::<T, SIGNED>(
+                        out,
+                        written + WINDOW,
+                        input,
+                        base + WINDOW,
+                        next,
+                    )
                 };
                 written += WINDOW;
                 base += WINDOW;
@@ -518,7 +621,7 @@ unsafe fn decode_chunks<T: VarInt>(
                     next = _mm512_loadu_si512(input.as_ptr().add(base + WINDOW).cast());
                     next_continues = _mm512_movepi8_mask(next);
                     if T::MAX_LEN <= 8 {
-                        next_above_limit = _mm512_cmpgt_epu8_mask(next, last_byte_limit);
+                        next_above_limit = beyond_last_byte::<T, SIGNED>(next);
                     }
                 }
             }
@@ -535,7 +638,7 @@ unsafe fn decode_chunks<T: VarInt>(
             // condition); this function's caller enables the features.
             unsafe {
                 let dest = out.as_mut_ptr().cast::<T>().add(written);
-                decode_short_varint_chunk::<T>(
+                decode_short_varint_chunk::<T, SIGNED>(
                     data,
                     next,
                     starts_mask,
@@ -558,9 +661,13 @@ unsafe fn decode_chunks<T: VarInt>(
                 // Varints of 5 bytes (4 continuation bytes from a start).
                 let slots = u64::MAX;
                 if T::MAX_LEN == 5 && continuation_runs(both, 4) as u64 & starts_mask != 0 {
-                    decode_chunk_dword_groups::<T, true>(data, next, starts, count, slots, dest);
+                    decode_chunk_dword_groups::<T, true, SIGNED>(
+                        data, next, starts, count, slots, dest,
+                    );
                 } else {
-                    decode_chunk_dword_groups::<T, false>(data, next, starts, count, slots, dest);
+                    decode_chunk_dword_groups::<T, false, SIGNED>(
+                        data, next, starts, count, slots, dest,
+                    );
                 }
             }
         } else if count != 0 {
@@ -570,9 +677,9 @@ unsafe fn decode_chunks<T: VarInt>(
                 let starts = _mm512_maskz_compress_epi8(starts_mask, iota);
                 let dest = out.as_mut_ptr().cast::<T>().add(written);
                 if T::MAX_LEN > 8 {
-                    decode_chunk_groups::<T, true>(data, next, starts, tops, count, dest);
+                    decode_chunk_groups::<T, true, SIGNED>(data, next, starts, tops, count, dest);
                 } else {
-                    decode_chunk_groups::<T, false>(data, next, starts, tops, count, dest);
+                    decode_chunk_groups::<T, false, SIGNED>(data, next, starts, tops, count, dest);
                 }
             }
         }
@@ -610,7 +717,7 @@ unsafe fn decode_chunks<T: VarInt>(
 /// `dest` must be valid for writing `count` values; the CPU must support
 /// AVX-512 F, BW, VL and VBMI.
 #[inline(always)]
-unsafe fn decode_chunk_groups<T: VarInt, const LONG: bool>(
+unsafe fn decode_chunk_groups<T: VarInt, const LONG: bool, const SIGNED: bool>(
     data: __m512i,
     next: __m512i,
     starts: __m512i,
@@ -625,7 +732,7 @@ unsafe fn decode_chunk_groups<T: VarInt, const LONG: bool>(
         // SAFETY: CPU features and writable `count` slots (caller); the
         // group's 8 slots are below `inside < count`.
         unsafe {
-            let values = decode_group2::<LONG, false>(data, next, starts, tops, group);
+            let values = decode_group2::<LONG, false, SIGNED>(data, next, starts, tops, group);
             store::<T>(dest.add(group), u8::MAX, values);
         }
         group += 8;
@@ -633,7 +740,7 @@ unsafe fn decode_chunk_groups<T: VarInt, const LONG: bool>(
     // SAFETY: as above; the masked store writes only the 1 to 8 slots from
     // `inside` below `count`.
     unsafe {
-        let values = decode_group2::<LONG, true>(data, next, starts, tops, group);
+        let values = decode_group2::<LONG, true, SIGNED>(data, next, starts, tops, group);
         store::<T>(dest.add(group), u8::MAX >> (8 - (count - group)), values);
     }
 }
@@ -657,7 +764,7 @@ unsafe fn decode_chunk_groups<T: VarInt, const LONG: bool>(
 /// (only 4 bytes where `T` is 64 bits wide); the CPU must support AVX-512
 /// F, BW, VL and VBMI.
 #[inline(always)]
-unsafe fn decode_chunk_dword_groups<T: VarInt, const FIVE: bool>(
+unsafe fn decode_chunk_dword_groups<T: VarInt, const FIVE: bool, const SIGNED: bool>(
     data: __m512i,
     next: __m512i,
     starts: __m512i,
@@ -688,20 +795,40 @@ unsafe fn decode_chunk_dword_groups<T: VarInt, const FIVE: bool>(
                 _mm512_ternarylogic_epi32::<0x80>(bytes, below_stop, _mm512_set1_epi8(0x7f));
             // Byte pairs `b0 + 128 b1`, then `p0 + 2^14 p1`: bits 0..27.
             let pairs = _mm512_maddubs_epi16(_mm512_set1_epi16(0x8001u16 as i16), groups);
-            let mut values = _mm512_madd_epi16(pairs, _mm512_set1_epi32(1 | (1 << 14) << 16));
+            let unsigned = _mm512_madd_epi16(pairs, _mm512_set1_epi32(1 | (1 << 14) << 16));
+            let mut values = unsigned;
+            if SIGNED {
+                // Sign-extended from bit 7 len - 1 by a shift left and an
+                // arithmetic one right by 32 - 7 len: the sum over the
+                // lane's 4 bytes of 1 for each byte of the varint (set in
+                // `below_stop`) and 8 for each past it. (A lane with no
+                // stop gets 4, a 5-byte varint's lane: replaced below.)
+                let per_byte = _mm512_ternarylogic_epi32::<0xca>(
+                    below_stop,
+                    _mm512_set1_epi8(1),
+                    _mm512_set1_epi8(8),
+                );
+                let shift = _mm512_madd_epi16(
+                    _mm512_maddubs_epi16(per_byte, _mm512_set1_epi8(1)),
+                    _mm512_set1_epi16(1),
+                );
+                values = _mm512_srav_epi32(_mm512_sllv_epi32(unsigned, shift), shift);
+            }
             if FIVE {
                 // No stop among the first 4 bytes: the 5th byte, gathered
                 // into the lane's low byte, gives bits 28..31 (the shift
-                // drops the lane's other bytes).
+                // drops the lane's other bytes; validation kept only those
+                // whose bit 3, the sign of a signed one, is copied above).
                 let long = _mm512_testn_epi32_mask(stops, stops);
                 let fifth = _mm512_permutex2var_epi8(
                     data,
                     _mm512_add_epi8(source, _mm512_set1_epi8(4)),
                     next,
                 );
-                values = _mm512_mask_or_epi32(values, long, values, _mm512_slli_epi32::<28>(fifth));
+                values =
+                    _mm512_mask_or_epi32(values, long, unsigned, _mm512_slli_epi32::<28>(fifth));
             }
-            store_16_dwords::<T>(dest.add(group), (slots >> group) as u16, values);
+            store_16_dwords::<T, SIGNED>(dest.add(group), (slots >> group) as u16, values);
             group += 16;
             if group >= count {
                 break;
@@ -722,7 +849,7 @@ static DWORD_GROUP_SELECT: GroupSelect<4> = GroupSelect::new();
 /// `dest` must be valid for writing the slots in `mask`; the CPU must have
 /// AVX-512 F/BW/VL.
 #[inline(always)]
-unsafe fn store_16_dwords<T: VarInt>(dest: *mut T, mask: u16, values: __m512i) {
+unsafe fn store_16_dwords<T: VarInt, const SIGNED: bool>(dest: *mut T, mask: u16, values: __m512i) {
     // SAFETY: the slots in `mask` are writable and the CPU has the features
     // (caller); masked stores touch only those slots.
     unsafe {
@@ -732,8 +859,15 @@ unsafe fn store_16_dwords<T: VarInt>(dest: *mut T, mask: u16, values: __m512i) {
             4 => _mm512_mask_storeu_epi32(dest.cast(), mask, values),
             _ => {
                 let dest = dest.cast::<i64>();
-                let low = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(values));
-                let high = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64::<1>(values));
+                let widen = |half| {
+                    if SIGNED {
+                        _mm512_cvtepi32_epi64(half)
+                    } else {
+                        _mm512_cvtepu32_epi64(half)
+                    }
+                };
+                let low = widen(_mm512_castsi512_si256(values));
+                let high = widen(_mm512_extracti64x4_epi64::<1>(values));
                 _mm512_mask_storeu_epi64(dest, mask as u8, low);
                 _mm512_mask_storeu_epi64(dest.add(8), (mask >> 8) as u8, high);
             }
@@ -758,7 +892,7 @@ unsafe fn store_16_dwords<T: VarInt>(dest: *mut T, mask: u16, values: __m512i) {
 /// `dest` must be valid for writing the slots in `slots`; the CPU must
 /// support AVX-512 F, BW, VL, VBMI and VBMI2.
 #[inline(always)]
-unsafe fn decode_short_varint_chunk<T: VarInt>(
+unsafe fn decode_short_varint_chunk<T: VarInt, const SIGNED: bool>(
     data: __m512i,
     next: __m512i,
     starts_mask: u64,
@@ -777,29 +911,45 @@ unsafe fn decode_short_varint_chunk<T: VarInt>(
         let first = _mm512_maskz_compress_epi8(starts_mask, data);
         let second = _mm512_maskz_compress_epi8(starts_mask, second);
         let low_7_bits = _mm512_set1_epi16(0x7f);
-        let values_from = |half: __m256i, second_half: __m256i| {
+        // Bit i: the i-th varint has 2 bytes (its first byte continues).
+        let two_bytes = if SIGNED {
+            _mm512_movepi8_mask(first)
+        } else {
+            0
+        };
+        let values_from = |half: __m256i, second_half: __m256i, two_bytes: u32| {
             // (A & C) | B: ternary-logic table 0xec.
-            _mm512_ternarylogic_epi32::<0xec>(
+            let values = _mm512_ternarylogic_epi32::<0xec>(
                 _mm512_cvtepu8_epi16(half),
                 _mm512_slli_epi16::<7>(_mm512_cvtepu8_epi16(second_half)),
                 low_7_bits,
-            )
+            );
+            if SIGNED {
+                // Sign-extended from bit 6 or 13: shifts by 16 - 7 len.
+                let shift =
+                    _mm512_mask_blend_epi16(two_bytes, _mm512_set1_epi16(9), _mm512_set1_epi16(2));
+                _mm512_srav_epi16(_mm512_sllv_epi16(values, shift), shift)
+            } else {
+                values
+            }
         };
-        store_32_words::<T>(
+        store_32_words::<T, SIGNED>(
             dest,
             slots as u32,
             values_from(
                 _mm512_castsi512_si256(first),
                 _mm512_castsi512_si256(second),
+                two_bytes as u32,
             ),
         );
         if count > 32 {
-            store_32_words::<T>(
+            store_32_words::<T, SIGNED>(
                 dest.add(32),
                 (slots >> 32) as u32,
                 values_from(
                     _mm512_extracti64x4_epi64::<1>(first),
                     _mm512_extracti64x4_epi64::<1>(second),
+                    (two_bytes >> 32) as u32,
                 ),
             );
         }
@@ -813,45 +963,55 @@ unsafe fn decode_short_varint_chunk<T: VarInt>(
 /// `dest` must be valid for writing the slots in `mask`; the CPU must have
 /// AVX-512 F/BW/VL.
 #[inline(always)]
-unsafe fn store_32_words<T: VarInt>(dest: *mut T, mask: u32, values: __m512i) {
+unsafe fn store_32_words<T: VarInt, const SIGNED: bool>(dest: *mut T, mask: u32, values: __m512i) {
     // SAFETY: the slots in `mask` are writable and the CPU has the features
     // (caller); masked stores touch only those slots.
     unsafe {
         match core::mem::size_of::<T>() {
             8 => {
                 let dest = dest.cast::<i64>();
+                let widen = |quarter| {
+                    if SIGNED {
+                        _mm512_cvtepi16_epi64(quarter)
+                    } else {
+                        _mm512_cvtepu16_epi64(quarter)
+                    }
+                };
                 _mm512_mask_storeu_epi64(
                     dest,
                     mask as u8,
-                    _mm512_cvtepu16_epi64(_mm512_extracti32x4_epi32::<0>(values)),
+                    widen(_mm512_extracti32x4_epi32::<0>(values)),
                 );
                 _mm512_mask_storeu_epi64(
                     dest.add(8),
                     (mask >> 8) as u8,
-                    _mm512_cvtepu16_epi64(_mm512_extracti32x4_epi32::<1>(values)),
+                    widen(_mm512_extracti32x4_epi32::<1>(values)),
                 );
                 _mm512_mask_storeu_epi64(
                     dest.add(16),
                     (mask >> 16) as u8,
-                    _mm512_cvtepu16_epi64(_mm512_extracti32x4_epi32::<2>(values)),
+                    widen(_mm512_extracti32x4_epi32::<2>(values)),
                 );
                 _mm512_mask_storeu_epi64(
                     dest.add(24),
                     (mask >> 24) as u8,
-                    _mm512_cvtepu16_epi64(_mm512_extracti32x4_epi32::<3>(values)),
+                    widen(_mm512_extracti32x4_epi32::<3>(values)),
                 );
             }
             4 => {
                 let dest = dest.cast::<i32>();
-                _mm512_mask_storeu_epi32(
-                    dest,
-                    mask as u16,
-                    _mm512_cvtepu16_epi32(_mm512_castsi512_si256(values)),
-                );
+                let widen = |half| {
+                    if SIGNED {
+                        _mm512_cvtepi16_epi32(half)
+                    } else {
+                        _mm512_cvtepu16_epi32(half)
+                    }
+                };
+                _mm512_mask_storeu_epi32(dest, mask as u16, widen(_mm512_castsi512_si256(values)));
                 _mm512_mask_storeu_epi32(
                     dest.add(16),
                     (mask >> 16) as u16,
-                    _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64::<1>(values)),
+                    widen(_mm512_extracti64x4_epi64::<1>(values)),
                 );
             }
             2 => _mm512_mask_storeu_epi16(dest.cast(), mask, values),
@@ -894,6 +1054,33 @@ where
     run
 }
 
+/// Bit `p`: byte `p` of `bytes`, read as the last byte of a `MAX_LEN`-byte
+/// varint, breaks the rules of `T` (only meaningful for bytes without the
+/// continuation bit). Unsigned: its payload is above the bits of `T` left
+/// for it (for `u32` above 15, for `u64` above 1). `SIGNED`: the bits past
+/// `T`'s width do not all copy its sign bit (for `i32` the byte is not in
+/// `0x00..=0x07` or `0x78..=0x7f`, for `i64` not `0x00` or `0x7f`): adding
+/// half the limit's range maps the valid ones to `0..=limit` and
+/// `0x80..`, which are not above `limit` as signed bytes.
+///
+/// # Safety
+/// The CPU must support AVX-512 F and BW.
+#[inline(always)]
+unsafe fn beyond_last_byte<T: VarInt, const SIGNED: bool>(bytes: __m512i) -> u64 {
+    // The largest payload of a `MAX_LEN`-th byte that still fits unsigned
+    // `T`: 2^k - 1 for the k bits of `T` left for that byte.
+    let limit = (T::MAX_U64 >> (7 * (T::MAX_LEN - 1))) as i8;
+    // SAFETY: the caller guarantees the CPU features; no memory is touched.
+    unsafe {
+        if SIGNED {
+            let half = _mm512_set1_epi8((limit >> 1) + 1);
+            _mm512_cmpgt_epi8_mask(_mm512_add_epi8(bytes, half), _mm512_set1_epi8(limit))
+        } else {
+            _mm512_cmpgt_epu8_mask(bytes, _mm512_set1_epi8(limit))
+        }
+    }
+}
+
 /// Decodes the first `count` (1 to 64; at most 32 in a window, up to 63
 /// in the last chunk) varints listed in `starts`, which all end inside
 /// `data`, and stores them at `dest`, 8 per group (the last one masked).
@@ -904,7 +1091,7 @@ where
 /// `dest` must be valid for writing `count` values; the CPU must support
 /// AVX-512 F, BW, VL and VBMI.
 #[inline(always)]
-unsafe fn decode_groups<T: VarInt, const LONG: bool>(
+unsafe fn decode_groups<T: VarInt, const LONG: bool, const SIGNED: bool>(
     data: __m512i,
     starts: __m512i,
     count: usize,
@@ -917,7 +1104,7 @@ unsafe fn decode_groups<T: VarInt, const LONG: bool>(
         // SAFETY: CPU features and writable `slots` (caller); the masked store
         // writes only those slots.
         unsafe {
-            let values = decode_group::<LONG>(data, starts, group);
+            let values = decode_group::<LONG, SIGNED>(data, starts, group);
             store::<T>(dest.add(group), (slots >> group) as u8, values);
         }
         group += 8;
@@ -979,13 +1166,17 @@ unsafe fn lane_sources(starts: __m512i, group: usize) -> __m512i {
 
 /// The values of the varints whose first 8 bytes are in the 64-bit lanes
 /// of `bytes` (bits 0..55: the payload up to the lane's lowest byte without
-/// the continuation bit), and that lowest stop bit of each lane (zero when
-/// all 8 bytes continue).
+/// the continuation bit), and the stop bits of each lane (the top bit of
+/// every byte without the continuation bit; zero when all 8 bytes
+/// continue). `SIGNED`: the values of lanes with a stop are sign-extended
+/// from bit `7 len - 1`; without `LONG` every lane has one (else, lanes
+/// without a stop are left as they are: a 9- or 10-byte varint's top bits
+/// come from elsewhere).
 ///
 /// # Safety
 /// The CPU must support AVX-512 F and BW.
 #[inline(always)]
-unsafe fn lane_values(bytes: __m512i) -> (__m512i, __m512i) {
+unsafe fn lane_values<const LONG: bool, const SIGNED: bool>(bytes: __m512i) -> (__m512i, __m512i) {
     // SAFETY: the caller guarantees the CPU features; no memory is touched.
     unsafe {
         // The lowest clear top bit of the lane marks its last byte.
@@ -995,7 +1186,26 @@ unsafe fn lane_values(bytes: __m512i) -> (__m512i, __m512i) {
         let below_stop = _mm512_sub_epi64(stops, _mm512_set1_epi64(1));
         // bytes & below_stop & 0x7f..7f (ternary-logic table of A & B & C).
         let groups = _mm512_ternarylogic_epi64::<0x80>(bytes, below_stop, _mm512_set1_epi8(0x7f));
-        (pack_lanes(groups), stops)
+        let mut values = pack_lanes(groups);
+        if SIGNED {
+            // Shifts by 64 - 7 len, left then arithmetic right: `vpsadbw`
+            // against 8 of the bytes of `below_stop & 7` (7 for each byte
+            // of the varint, 0 past it) sums |7 - 8| = 1 per byte of the
+            // varint and 8 per byte past it. (All 8 bytes continue: 8,
+            // hence the mask.)
+            let shift = _mm512_sad_epu8(
+                _mm512_and_si512(below_stop, _mm512_set1_epi8(7)),
+                _mm512_set1_epi8(8),
+            );
+            let up = _mm512_sllv_epi64(values, shift);
+            values = if LONG {
+                let ends_in_lane = _mm512_test_epi64_mask(stops, stops);
+                _mm512_mask_srav_epi64(values, ends_in_lane, up, shift)
+            } else {
+                _mm512_srav_epi64(up, shift)
+            };
+        }
+        (values, stops)
     }
 }
 
@@ -1007,13 +1217,17 @@ unsafe fn lane_values(bytes: __m512i) -> (__m512i, __m512i) {
 /// # Safety
 /// The CPU must support AVX-512 F, BW and VBMI.
 #[inline(always)]
-unsafe fn decode_group<const LONG: bool>(data: __m512i, starts: __m512i, group: usize) -> __m512i {
+unsafe fn decode_group<const LONG: bool, const SIGNED: bool>(
+    data: __m512i,
+    starts: __m512i,
+    group: usize,
+) -> __m512i {
     // SAFETY: the caller guarantees the CPU features; no memory is touched.
     unsafe {
         let source = lane_sources(starts, group);
         // `vpermb` uses the low 6 bits of an index: bytes past 63 wrap
         // around, but they lie beyond the lane's terminator.
-        let (values, stops) = lane_values(_mm512_permutexvar_epi8(source, data));
+        let (values, stops) = lane_values::<LONG, SIGNED>(_mm512_permutexvar_epi8(source, data));
         if !LONG {
             return values;
         }
@@ -1022,13 +1236,26 @@ unsafe fn decode_group<const LONG: bool>(data: __m512i, starts: __m512i, group: 
         // Byte 8 gives bits 56..62, bit 0 of byte 9 gives bit 63, if byte 8
         // continues (validation allowed nothing above 0x01 there).
         let high = _mm512_permutexvar_epi8(_mm512_add_epi8(source, _mm512_set1_epi8(8)), data);
-        // Per byte: C ? (A & B) : B, with C = 0x80: bit 7 becomes
-        // (byte 9 bit 0) & (byte 8 bit 7); bits 0..6 stay byte 8's.
-        let top_byte = _mm512_ternarylogic_epi64::<0xc4>(
-            _mm512_srli_epi64::<1>(high),
-            high,
-            _mm512_set1_epi8(0x80u8 as i8),
-        );
+        let top_byte = if SIGNED {
+            // Bit 63 is bit 0 of byte 9 if byte 8 continues, else the sign
+            // of a 9-byte varint, bit 6 of byte 8: per bit, A ? B : C
+            // (ternary-logic table 0xca) with A = `high` gives bit 7 of the
+            // lane's byte 0; then C ? A : B with C = 0x80 takes only it.
+            let bit63 = _mm512_ternarylogic_epi64::<0xca>(
+                high,
+                _mm512_srli_epi64::<1>(high),
+                _mm512_slli_epi64::<1>(high),
+            );
+            _mm512_ternarylogic_epi64::<0xca>(_mm512_set1_epi8(0x80u8 as i8), bit63, high)
+        } else {
+            // Per byte: C ? (A & B) : B, with C = 0x80: bit 7 becomes
+            // (byte 9 bit 0) & (byte 8 bit 7); bits 0..6 stay byte 8's.
+            _mm512_ternarylogic_epi64::<0xc4>(
+                _mm512_srli_epi64::<1>(high),
+                high,
+                _mm512_set1_epi8(0x80u8 as i8),
+            )
+        };
         _mm512_mask_or_epi64(values, long, values, _mm512_slli_epi64::<56>(top_byte))
     }
 }
@@ -1043,7 +1270,7 @@ unsafe fn decode_group<const LONG: bool>(data: __m512i, starts: __m512i, group: 
 /// # Safety
 /// The CPU must support AVX-512 F, BW and VBMI.
 #[inline(always)]
-unsafe fn decode_group2<const LONG: bool, const SPANS: bool>(
+unsafe fn decode_group2<const LONG: bool, const SPANS: bool, const SIGNED: bool>(
     data: __m512i,
     next: __m512i,
     starts: __m512i,
@@ -1062,7 +1289,7 @@ unsafe fn decode_group2<const LONG: bool, const SPANS: bool>(
             // (modulo 64) are past the lane's terminator.
             _mm512_permutexvar_epi8(source, data)
         };
-        let (values, _) = lane_values(bytes);
+        let (values, _) = lane_values::<LONG, SIGNED>(bytes);
         if !LONG {
             return values;
         }
@@ -1093,7 +1320,11 @@ unsafe fn decode_group2<const LONG: bool, const SPANS: bool>(
 /// `chunk` must be valid for reads of 128 bytes; the CPU must support
 /// AVX-512 F, BW and VBMI.
 #[inline(always)]
-unsafe fn chunk_top_bytes(chunk: *const u8, iota: __m512i, long_starts: u64) -> (__m512i, u64) {
+unsafe fn chunk_top_bytes<const SIGNED: bool>(
+    chunk: *const u8,
+    iota: __m512i,
+    long_starts: u64,
+) -> (__m512i, u64) {
     // SAFETY: the 64 bytes from `chunk + 8` and from `chunk + 9` are among
     // the 128 the caller guarantees; the CPU features are the caller's.
     unsafe {
@@ -1101,12 +1332,31 @@ unsafe fn chunk_top_bytes(chunk: *const u8, iota: __m512i, long_starts: u64) -> 
         let byte8 = _mm512_loadu_si512(chunk.add(8).cast());
         let byte9 = _mm512_loadu_si512(chunk.add(9).cast());
         let tenth_byte_follows = long_starts & _mm512_movepi8_mask(byte8);
-        let invalid = _mm512_mask_cmpgt_epu8_mask(tenth_byte_follows, byte9, _mm512_set1_epi8(1));
         // Bit 0 of each byte of `byte9` to its bit 7 (a 16-bit shift: the
         // bits that cross into the next byte are masked off below).
         let bit63 = _mm512_slli_epi16::<7>(byte9);
-        // Per bit: C ? (A & B) : A with C = 0x80 in every byte.
-        let top = _mm512_ternarylogic_epi32::<0xd0>(byte8, bit63, _mm512_set1_epi8(0x80u8 as i8));
+        let (invalid, top) = if SIGNED {
+            // A 10th byte other than 0x00 and 0x7f (the sign copied into
+            // the bits past 64) breaks the signed rules.
+            let not_zero =
+                _mm512_mask_cmpneq_epi8_mask(tenth_byte_follows, byte9, _mm512_setzero_si512());
+            let invalid = _mm512_mask_cmpneq_epi8_mask(not_zero, byte9, _mm512_set1_epi8(0x7f));
+            // Bit 7: byte 8 continues ? bit 0 of byte 9 : bit 6 of byte 8
+            // (the sign of a 9-byte varint); per bit A ? B : C (0xca),
+            // then C ? A : B with C = 0x80 keeps bits 0..6 of byte 8.
+            let sign = _mm512_slli_epi16::<1>(byte8);
+            let bit7 = _mm512_ternarylogic_epi32::<0xca>(byte8, bit63, sign);
+            let top =
+                _mm512_ternarylogic_epi32::<0xca>(_mm512_set1_epi8(0x80u8 as i8), bit7, byte8);
+            (invalid, top)
+        } else {
+            let invalid =
+                _mm512_mask_cmpgt_epu8_mask(tenth_byte_follows, byte9, _mm512_set1_epi8(1));
+            // Per bit: C ? (A & B) : A with C = 0x80 in every byte.
+            let top =
+                _mm512_ternarylogic_epi32::<0xd0>(byte8, bit63, _mm512_set1_epi8(0x80u8 as i8));
+            (invalid, top)
+        };
         // Byte q takes byte (q - 7) % 64 of `top` if a long varint starts
         // there, else zero.
         let rotate_by_7 = _mm512_sub_epi8(iota, _mm512_set1_epi8(7));
@@ -1163,7 +1413,7 @@ unsafe fn store<T: VarInt>(dest: *mut T, mask: u8, values: __m512i) {
 /// `out` must have 64 slots from `written`, `input` 64 bytes from `base`;
 /// the CPU must have AVX-512 F/BW/VL.
 #[inline(always)]
-unsafe fn store_one_byte_chunk<T: VarInt>(
+unsafe fn store_one_byte_chunk<T: VarInt, const SIGNED: bool>(
     out: &mut [MaybeUninit<T>],
     written: usize,
     input: &[u8],
@@ -1174,39 +1424,62 @@ unsafe fn store_one_byte_chunk<T: VarInt>(
     // features (caller).
     unsafe {
         let dest = out.as_mut_ptr().cast::<T>().add(written);
-        if core::mem::size_of::<T>() == 1 {
+        if core::mem::size_of::<T>() == 1 && !SIGNED {
             _mm512_storeu_si512(dest.cast(), data);
         } else {
-            store_one_byte_values::<T>(dest, input.as_ptr().add(base), WINDOW);
+            store_one_byte_values::<T, SIGNED>(dest, input.as_ptr().add(base), WINDOW);
         }
     }
 }
 
 /// Writes the `count` bytes at `src` (all below 0x80) as `count` values of
-/// `T`; `count` is a multiple of 16.
+/// `T` (`SIGNED`: sign-extended from bit 6, into 32- or 64-bit `T`);
+/// `count` is a multiple of 16.
 ///
 /// # Safety
 /// `src` must be valid for reading `count` bytes and `dest` for writing
 /// `count` `T`; the CPU must have AVX-512 F/BW/VL.
 #[inline(always)]
-unsafe fn store_one_byte_values<T: VarInt>(dest: *mut T, src: *const u8, count: usize) {
+unsafe fn store_one_byte_values<T: VarInt, const SIGNED: bool>(
+    dest: *mut T,
+    src: *const u8,
+    count: usize,
+) {
     // SAFETY: `count` readable bytes at `src`, `count` writable `T` at `dest`
     // and the CPU features (caller); every access below is inside them.
     unsafe {
         for i in (0..count).step_by(16) {
-            let bytes = _mm_loadu_si128(src.add(i).cast());
+            let mut bytes = _mm_loadu_si128(src.add(i).cast());
+            if SIGNED {
+                // (b ^ 0x40) - 0x40: b - 128 where bit 6 is set, else b;
+                // the widening below copies bit 7.
+                let bit6 = _mm_set1_epi8(0x40);
+                bytes = _mm_sub_epi8(_mm_xor_si128(bytes, bit6), bit6);
+            }
             match core::mem::size_of::<T>() {
                 8 => {
                     let dest = dest.cast::<u64>().add(i);
-                    _mm512_storeu_si512(dest.cast(), _mm512_cvtepu8_epi64(bytes));
-                    _mm512_storeu_si512(
-                        dest.add(8).cast(),
-                        _mm512_cvtepu8_epi64(_mm_srli_si128::<8>(bytes)),
-                    );
+                    let (low, high) = if SIGNED {
+                        (
+                            _mm512_cvtepi8_epi64(bytes),
+                            _mm512_cvtepi8_epi64(_mm_srli_si128::<8>(bytes)),
+                        )
+                    } else {
+                        (
+                            _mm512_cvtepu8_epi64(bytes),
+                            _mm512_cvtepu8_epi64(_mm_srli_si128::<8>(bytes)),
+                        )
+                    };
+                    _mm512_storeu_si512(dest.cast(), low);
+                    _mm512_storeu_si512(dest.add(8).cast(), high);
                 }
                 4 => _mm512_storeu_si512(
                     dest.cast::<u32>().add(i).cast(),
-                    _mm512_cvtepu8_epi32(bytes),
+                    if SIGNED {
+                        _mm512_cvtepi8_epi32(bytes)
+                    } else {
+                        _mm512_cvtepu8_epi32(bytes)
+                    },
                 ),
                 2 => _mm256_storeu_si256(
                     dest.cast::<u16>().add(i).cast(),

@@ -177,8 +177,7 @@
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use crate::arch::scalar::decode_slice::decode_slice_scalar;
-use crate::arch::scalar::{scalar_values, sleb128, tail_values};
+use crate::arch::scalar::fallback::{fallback_slice, fallback_tail, fallback_values};
 use crate::arch::x86_64::sse2::prefix_sum;
 use crate::error::BulkDecodeError;
 use crate::varint::VarInt;
@@ -1834,84 +1833,6 @@ unsafe fn threes_run<K: Kernel, T: VarInt, const DELTA: bool>(
         running.summed = *written;
     }
     128 * (before >> 1) as usize * (1 + (before & 1) as usize)
-}
-
-/// The signed integer type of `T`'s width (`T` of 32 or 64 bits) for the
-/// signed scalar reference, whose values' bits the slots of `T` take.
-/// Calls `f` with `out` as slots of that type.
-#[inline(always)]
-fn with_signed<T: VarInt, R>(
-    out: &mut [MaybeUninit<T>],
-    f32: impl FnOnce(&mut [MaybeUninit<i32>]) -> R,
-    f64: impl FnOnce(&mut [MaybeUninit<i64>]) -> R,
-) -> R {
-    let len = out.len();
-    let at = out.as_mut_ptr();
-    match size_of::<T>() {
-        // SAFETY: `T` is `u32` (the only 4-byte `VarInt`): `i32` has its
-        // size and alignment, and every bit pattern is valid for both.
-        4 => f32(unsafe { core::slice::from_raw_parts_mut(at.cast(), len) }),
-        // SAFETY: `T` is `u64`, as above with `i64`.
-        8 => f64(unsafe { core::slice::from_raw_parts_mut(at.cast(), len) }),
-        _ => unreachable!("signed decodes are into 32- or 64-bit slots"),
-    }
-}
-
-/// The scalar reference's value-by-value decoder (`scalar_values`), or
-/// with `SIGNED` the signed one (`sleb128::decode_values`): up to `limit`
-/// values from `input[pos..]` into `out[written..]`; errors carry the
-/// index in `out` and the offset in `input`.
-fn fallback_values<T: VarInt, const SIGNED: bool>(
-    input: &[u8],
-    pos: usize,
-    out: &mut [MaybeUninit<T>],
-    written: usize,
-    limit: usize,
-) -> Result<(usize, usize), BulkDecodeError> {
-    if !SIGNED {
-        return scalar_values(input, pos, out, written, limit);
-    }
-    let end = out.len().min(written.saturating_add(limit));
-    with_signed(
-        &mut out[..end],
-        |out| sleb128::decode_values::<i32>(input, pos, out, written),
-        |out| sleb128::decode_values::<i64>(input, pos, out, written),
-    )
-}
-
-/// `tail_values` (the scalar blocks over a padded copy, then the values),
-/// or with `SIGNED` the signed scalar bulk decoder, with the arguments
-/// and results of [`fallback_values`].
-fn fallback_tail<T: VarInt, const SIGNED: bool>(
-    input: &[u8],
-    pos: usize,
-    out: &mut [MaybeUninit<T>],
-    written: usize,
-    limit: usize,
-) -> Result<(usize, usize), BulkDecodeError> {
-    if !SIGNED {
-        return tail_values(input, pos, out, written, limit);
-    }
-    let end = out.len().min(written.saturating_add(limit));
-    fallback_slice::<T, true>(&input[pos..], &mut out[written..end])
-        .map_err(|e| BulkDecodeError::new(e.kind(), written + e.index(), pos + e.offset()))
-}
-
-/// The scalar backend's bulk decoder (`decode_slice_scalar`), or with
-/// `SIGNED` the signed one (`sleb128::decode_slice`), on all of `input`
-/// and `out`.
-fn fallback_slice<T: VarInt, const SIGNED: bool>(
-    input: &[u8],
-    out: &mut [MaybeUninit<T>],
-) -> Result<(usize, usize), BulkDecodeError> {
-    if !SIGNED {
-        return decode_slice_scalar(input, out);
-    }
-    with_signed(
-        out,
-        |out| sleb128::decode_slice::<i32>(input, out),
-        |out| sleb128::decode_slice::<i64>(input, out),
-    )
 }
 
 /// Long varints (under one per chunk): the scalar backend's block decoder
