@@ -62,7 +62,7 @@ kernels=(avx2::decode_slice::decode_slice ssse3::encode_slice::encode_slice_into
     avx2::sizes::count_varints ssse3::single::decode bmi2::encode)
 if grep -q varint_turbo_avx512 <(cargo rustc --quiet --release --manifest-path "$dir/Cargo.toml" \
     --target-dir "$dir/target" -p varint-turbo -- --print cfg 2>/dev/null); then
-    kernels+=(avx512::sizes::encoded_len_sum avx512::decode_slice::decode_slice
+    kernels+=(avx512::sizes::encoded_len_sum avx512::decode_slice::decode avx512::decode_slice::short_input
         avx512::encode_slice::encode_slice_into avx512::zigzag::zigzag_decode_in_place)
 fi
 for kernel in "${kernels[@]}"; do

@@ -67,6 +67,49 @@ fn signed<S: varint_turbo::ZigZag + Default>(input: &[u8]) {
     ));
 }
 
+fn leb128_signed<S: varint_turbo::sleb128::SignedLeb128>(input: &[u8]) {
+    let values = vec![S::default(); input.len()];
+    let mut out = vec![S::default(); input.len()];
+    for backend in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+        black_box(varint_turbo::sleb128::decode_slice_on(
+            backend,
+            black_box(input),
+            &mut out,
+        ))
+        .ok();
+    }
+    black_box(varint_turbo::sleb128::decode_slice(
+        black_box(input),
+        &mut out,
+    ))
+    .ok();
+    black_box(varint_turbo::sleb128::decode_all::<S>(black_box(input))).ok();
+    let mut vec = Vec::new();
+    black_box(varint_turbo::sleb128::encode_slice(
+        black_box(&values),
+        &mut vec,
+    ));
+}
+
+fn delta<T: varint_turbo::delta::DeltaInt + Default>(input: &[u8]) {
+    let values = vec![T::default(); input.len()];
+    let mut out = vec![T::default(); input.len()];
+    let mut bytes = vec![0u8; 10 * input.len()];
+    for backend in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
+        let input = black_box(input);
+        black_box(backend.decode_slice_delta(input, &mut out, T::default())).ok();
+        black_box(backend.select_delta(input, input.len() / 2, T::default())).ok();
+        black_box(backend.search_delta(input, T::default(), T::default())).ok();
+        black_box(backend.encode_slice_delta_into(black_box(&values), &mut bytes, T::default()));
+    }
+    black_box(varint_turbo::delta::decode_slice(
+        black_box(input),
+        &mut out,
+        T::default(),
+    ))
+    .ok();
+}
+
 macro_rules! packed {
     ($input:expr, $($module:ident: $ty:ty),*) => {$({
         let mut out: Vec<$ty> = Vec::new();
@@ -91,6 +134,10 @@ fn main() {
     signed::<i32>(input);
     signed::<i64>(input);
     signed::<isize>(input);
+    leb128_signed::<i32>(input);
+    leb128_signed::<i64>(input);
+    delta::<u32>(input);
+    delta::<u64>(input);
     for backend in Backend::ALL.into_iter().filter(|b| b.is_supported()) {
         black_box(backend.count_varints(black_box(input)));
     }

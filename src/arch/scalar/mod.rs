@@ -12,8 +12,8 @@
 //!   [`Backend::Scalar`](crate::Backend::Scalar) (terminator bitmaps, then an
 //!   independent word step per value).
 //! * `encode_slice`: the bulk encoder, the single-value encoder in a loop.
-//! * `fallback`: the scalar tail and fallback of the SIMD bulk decoders,
-//!   unsigned or signed (`tail` or `sleb128`).
+//! * `fallback`: the scalar tail and fallback of the x86-64 SIMD bulk
+//!   decoders, unsigned or signed (`tail` or `sleb128`).
 //! * `prefix_sum`: the running sum of the delta decoders (`delta`).
 //! * `sizes`: `count_varints` and `encoded_len_sum` without intrinsics.
 //! * `sleb128`: signed LEB128 (the `sleb128` module's reference: single
@@ -25,6 +25,7 @@
 
 pub(crate) mod decode_slice;
 pub(crate) mod encode_slice;
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod fallback;
 pub(crate) mod prefix_sum;
 pub(crate) mod single;
