@@ -478,11 +478,6 @@ fn decode_packed_long<V: 'static, N: crate::varint::VarInt>(
     long_varints: bool,
 ) -> Result<usize, BulkDecodeError> {
     if long_varints && has_long_varint(payload) {
-        // A payload of one stack batch or less reserves exactly as it is
-        // appended (`decode_packed_wide`).
-        if payload.len() > PACKED_BATCH && out.capacity() - out.len() < payload.len() {
-            out.reserve(crate::bulk::count_varints(payload));
-        }
         return decode_packed_wide(payload, out, from_wire);
     }
     let (mut decoded, mut pos) = (0, 0);
@@ -631,13 +626,24 @@ unsafe fn convert_slots<V, N: crate::varint::VarInt>(
 /// Decodes the packed varints of `payload` as `u64`s a batch at a time and
 /// appends them to `out` through `from_wire` (what `decode_packed_with`
 /// falls back to where a varint does not fit the narrow type: `int32`s
-/// sign-extended to 10 bytes, values truncated by protobuf's rules).
+/// sign-extended to 10 bytes, values truncated by protobuf's rules). On
+/// AVX-512 CPUs 4-byte types take [`low_halves_in_spare`] instead: one
+/// pass, no batches.
 #[cfg(feature = "alloc")]
 fn decode_packed_wide<V>(
     payload: &[u8],
     out: &mut Vec<V>,
     from_wire: impl Fn(u64) -> V,
 ) -> Result<usize, BulkDecodeError> {
+    // Past one stack batch (a payload of at most one batch is one bulk
+    // call into the stack and a copy, which measured faster on 16 values:
+    // 24 against 32-37 ns).
+    let four_bytes = size_of::<V>() == size_of::<u32>() && align_of::<V>() == align_of::<u32>();
+    if four_bytes && payload.len() > PACKED_BATCH {
+        if let Some(result) = low_halves_in_spare(payload, out, &from_wire) {
+            return result;
+        }
+    }
     let mut wire = [MaybeUninit::<u64>::uninit(); PACKED_BATCH];
     if payload.len() <= PACKED_BATCH {
         // At most one value per byte: one bulk call into an uninitialized
@@ -655,6 +661,12 @@ fn decode_packed_wide<V>(
         let decoded = unsafe { core::slice::from_raw_parts(wire.as_ptr().cast::<u64>(), decoded) };
         out.extend(decoded.iter().map(|&w| from_wire(w)));
         return result;
+    }
+    // Room for the whole payload, unless the spare capacity has a slot per
+    // byte (a payload of one stack batch or less, above, reserves exactly
+    // as it is appended; `low_halves_in_spare` only when `out` is full).
+    if out.capacity() - out.len() < payload.len() {
+        out.reserve(crate::bulk::count_varints(payload));
     }
     // 4-byte values (`int32`, `enum`): first as `u64`s straight into the
     // spare capacity, narrowed in place.
@@ -691,6 +703,90 @@ fn decode_packed_wide<V>(
         pos = next.min(payload.len());
     }
     Ok(decoded)
+}
+
+/// [`decode_packed_wide`] for 4-byte `V` in one pass where the detected
+/// backend has a decoder that keeps the low 32 bits of `u64` varints
+/// (`Backend::decode_low_halves_uninit`: AVX-512), straight into `out`'s
+/// spare capacity; `None` elsewhere. `from_wire` of a 4-byte type reads
+/// only the low 32 bits of the wire value (protobuf truncates), so it is
+/// given those. Room: the spare capacity as it is; when it is full with
+/// bytes left, the count of their varints is reserved (a reused `Vec`
+/// needs no count: counting took 95 of 145 cycles of a 16-value call).
+#[cfg(feature = "alloc")]
+#[inline(never)]
+fn low_halves_in_spare<V>(
+    payload: &[u8],
+    out: &mut Vec<V>,
+    from_wire: &impl Fn(u64) -> V,
+) -> Option<Result<usize, BulkDecodeError>> {
+    let backend = crate::bulk::detected_backend();
+    if !backend.has_low_halves_decoder() {
+        return None;
+    }
+    let (mut decoded, mut pos) = (0, 0);
+    while pos < payload.len() {
+        let rest = &payload[pos..];
+        if out.capacity() == out.len() {
+            // The values left, exactly; none: `rest` is a cut-off varint.
+            match crate::bulk::count_varints(rest) {
+                0 => {
+                    let kind = match crate::decode::decode::<u64>(rest) {
+                        Err(kind) => kind,
+                        // Unreachable (no varint ends in `rest`), but never
+                        // claim success.
+                        Ok(_) => DecodeError::Truncated,
+                    };
+                    return Some(Err(BulkDecodeError::new(kind, decoded, pos)));
+                }
+                values => out.reserve(values),
+            }
+        }
+        let spare = out.spare_capacity_mut();
+        let slots = spare.len();
+        let base = spare.as_mut_ptr();
+        // `V` has `u32`'s size and alignment (the caller checks).
+        // SAFETY: so the uninitialized slots are as many `u32` slots.
+        let halves =
+            unsafe { core::slice::from_raw_parts_mut(base.cast::<MaybeUninit<u32>>(), slots) };
+        let result = backend.decode_low_halves_uninit(rest, halves)?;
+        let (values, consumed, error) = match result {
+            Ok((values, consumed)) => (values, consumed, None),
+            Err(error) => (error.index(), error.offset(), Some(error)),
+        };
+        // The decoder writes only inside the slice it was given; `min`
+        // keeps the bound from resting on the count it reports.
+        let values = values.min(slots);
+        // The first `values` slots were initialized as `u32`s by the
+        // decoder.
+        // SAFETY: so, as `u32` and `V` have one size and alignment (checked).
+        unsafe { convert_slots::<V, u32>(base, values, from_wire) };
+        // SAFETY: the first `values` spare slots now hold `V`s.
+        unsafe { out.set_len(out.len() + values) };
+        if let Some(error) = error {
+            return Some(Err(BulkDecodeError::new(
+                error.kind(),
+                decoded + error.index(),
+                pos + error.offset(),
+            )));
+        }
+        decoded += values;
+        if consumed == 0 {
+            // Never expected (a call with bytes and room decodes a value
+            // or fails): one value by the reference, which decides.
+            match crate::decode::decode::<u64>(rest) {
+                Ok((wire, len)) => {
+                    out.push(from_wire(wire));
+                    decoded += 1;
+                    pos += len;
+                }
+                Err(kind) => return Some(Err(BulkDecodeError::new(kind, decoded, pos))),
+            }
+            continue;
+        }
+        pos += consumed;
+    }
+    Some(Ok(decoded))
 }
 
 /// The spare capacity of a `Vec` of 4-byte values that [`wide_in_spare`]

@@ -266,6 +266,53 @@ impl Backend {
         }
     }
 
+    /// Whether [`Backend::decode_low_halves_uninit`] has a decoder here.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn has_low_halves_decoder(self) -> bool {
+        #[cfg(all(target_arch = "x86_64", varint_turbo_avx512))]
+        if self == Backend::Avx512Vbmi2 {
+            return true;
+        }
+        let _ = self;
+        false
+    }
+
+    /// Unsigned varints under `u64`'s rules into `u32` slots that keep
+    /// their low 32 bits (protobuf `int32`/`enum` packed fields, whose
+    /// negative values are 10-byte varints), in one pass where this
+    /// backend has such a decoder (AVX-512: its 64-bit lanes narrowed as
+    /// they are stored); `None` for the others, whose callers decode
+    /// `u64`s and narrow them. Errors are those of `decode_slice::<u64>`.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn decode_low_halves_uninit(
+        self,
+        input: &[u8],
+        out: &mut [MaybeUninit<u32>],
+    ) -> Option<Result<(usize, usize), BulkDecodeError>> {
+        assert!(
+            self.is_supported(),
+            "the {self} backend is not supported by this CPU"
+        );
+        match self {
+            #[cfg(all(target_arch = "x86_64", varint_turbo_avx512))]
+            // SAFETY: the CPU supports the backend (checked above).
+            Backend::Avx512Vbmi2 => Some(unsafe {
+                trace_route!(LowHalves(self));
+                // Under one chunk: its masked chunk, as `decode_uninit`.
+                if input.len() < 64 {
+                    x86_64::avx512::decode_slice::decode_short_input_low_halves(input, out)
+                } else {
+                    x86_64::avx512::decode_slice::decode_slice_low_halves(input, out)
+                }
+            }),
+            _ => {
+                // Used by the AVX-512 arm only.
+                let _ = (input, out);
+                None
+            }
+        }
+    }
+
     /// [`Backend::decode_run_uninit`] of delta-coded gaps, summed as
     /// [`Backend::decode_delta_uninit`] sums them.
     pub(crate) fn decode_run_delta_uninit<T: VarInt>(

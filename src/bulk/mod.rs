@@ -4,18 +4,19 @@
 //! ([`Backend`], in `backend`); inputs too short to pay for a SIMD window
 //! go straight to the portable kernels.
 
-mod backend;
-#[cfg(all(test, feature = "std"))]
-mod test_dispatch;
-
 /// Records which way a bulk decode went, for the unit tests of the
 /// dispatch (`test_dispatch`); expands to nothing outside `cfg(test)`.
+/// (Before the modules, which use it too.)
 macro_rules! trace_route {
     ($($route:tt)*) => {
         #[cfg(all(test, feature = "std"))]
-        test_dispatch::record(test_dispatch::Route::$($route)*);
+        crate::bulk::test_dispatch::record(crate::bulk::test_dispatch::Route::$($route)*);
     };
 }
+
+mod backend;
+#[cfg(all(test, feature = "std"))]
+mod test_dispatch;
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;

@@ -28,6 +28,9 @@ pub(crate) enum Route {
     Kernel(Backend),
     /// One batch of a longer (packed) decode, `decode_run_uninit`.
     Run(Backend),
+    /// The one-pass decoder of `u64` varints into their low 32 bits
+    /// (`decode_low_halves_uninit`, packed `int32`s on AVX-512).
+    LowHalves(Backend),
 }
 
 std::thread_local! {
@@ -488,8 +491,9 @@ fn the_bulk_api_agrees_on_every_backend() {
 /// `protobuf::*::decode_packed` on every forced backend: a packed `int32`
 /// field whose negative value (a 10-byte varint) stops the `u32` decode
 /// goes on in 64-bit batches (`decode_run_uninit`, the partial-batch
-/// decoder of the SSSE3/AVX2 backends); the route and the values are
-/// checked, and an error's place, against the scalar backend's.
+/// decoder of the SSSE3/AVX2 backends), or on AVX-512 in the decoder that
+/// keeps the low halves; the route and the values are checked, and an
+/// error's place, against the scalar backend's.
 #[test]
 fn decode_packed_batches_on_every_backend() {
     use crate::protobuf::{int32, sint64, uint64};
@@ -532,9 +536,14 @@ fn decode_packed_batches_on_every_backend() {
             if case % 4 != 3 {
                 assert_eq!(got.1, values, "{backend}: case {case}");
             }
+            let wide_route = if backend.has_low_halves_decoder() {
+                Route::LowHalves(backend)
+            } else {
+                Route::Run(simd_for(backend))
+            };
             assert!(
-                routes.contains(&Route::Run(simd_for(backend))),
-                "{backend}: case {case}: no batch decode in {routes:?}"
+                routes.contains(&wide_route),
+                "{backend}: case {case}: no {wide_route:?} in {routes:?}"
             );
         }
     }

@@ -104,3 +104,86 @@ pub(crate) fn fallback_slice<T: VarInt, const SIGNED: bool>(
         |out| sleb128::decode_slice::<i64>(input, out),
     )
 }
+
+/// [`fallback_values_before`] for the decoders that keep the low bits of
+/// each `u64` varint in a narrower `T` (protobuf `int32`'s reading: a
+/// negative value is a 10-byte varint): the unsigned `u64` reference
+/// (`scalar_values_before::<u64>`), its values truncated to `T`, its
+/// errors as they are.
+#[cfg(varint_turbo_avx512)]
+pub(crate) fn low_bits_values_before<T: VarInt>(
+    input: &[u8],
+    pos: usize,
+    out: &mut [MaybeUninit<T>],
+    written: usize,
+    limit: usize,
+    stop: usize,
+) -> Result<(usize, usize), BulkDecodeError> {
+    low_bits_with(out, written, limit, pos, |batch, at| {
+        scalar_values_before::<u64>(input, at, batch, 0, usize::MAX, stop)
+    })
+}
+
+/// [`fallback_tail`] with the results of [`low_bits_values_before`]:
+/// `tail_values::<u64>`, truncated to `T`.
+#[cfg(varint_turbo_avx512)]
+pub(crate) fn low_bits_tail<T: VarInt>(
+    input: &[u8],
+    pos: usize,
+    out: &mut [MaybeUninit<T>],
+    written: usize,
+    limit: usize,
+) -> Result<(usize, usize), BulkDecodeError> {
+    low_bits_with(out, written, limit, pos, |batch, at| {
+        tail_values::<u64>(input, at, batch, 0, usize::MAX)
+    })
+}
+
+/// Runs `decode(batch, at)`, a `u64` decoder from input position `at` into
+/// `batch` (returning values and bytes from `at`), batch after batch,
+/// truncating its values into `out[written..]` (at most `limit` of them);
+/// stops where a batch is not filled (the input or the decoder's stop
+/// reached). Errors keep their kind and offset, their index counted in
+/// `out`, with every value before them written.
+#[cfg(varint_turbo_avx512)]
+fn low_bits_with<T: VarInt>(
+    out: &mut [MaybeUninit<T>],
+    written: usize,
+    limit: usize,
+    pos: usize,
+    mut decode: impl FnMut(&mut [MaybeUninit<u64>], usize) -> Result<(usize, usize), BulkDecodeError>,
+) -> Result<(usize, usize), BulkDecodeError> {
+    /// Values per batch: a fallback takes a window or an input's tail.
+    const BATCH: usize = 64;
+    let end = out.len().min(written.saturating_add(limit));
+    // Zeroed, so that reading it needs no `unsafe` (this is the fallback).
+    let mut batch = [0u64; BATCH];
+    let mut n = 0;
+    let mut at = pos;
+    while written + n < end {
+        let room = (end - written - n).min(BATCH);
+        let result = decode(crate::arch::as_uninit(&mut batch[..room]), at);
+        let (values, consumed) = match result {
+            Ok(done) => done,
+            Err(error) => (error.index(), 0),
+        };
+        // The decoder writes only inside the slice it was given.
+        let values = values.min(room);
+        for (slot, &value) in out[written + n..end].iter_mut().zip(&batch[..values]) {
+            slot.write(T::from_u64_unchecked(value & T::MAX_U64));
+        }
+        if let Err(error) = result {
+            return Err(BulkDecodeError::new(
+                error.kind(),
+                written + n + error.index(),
+                error.offset(),
+            ));
+        }
+        n += values;
+        at += consumed;
+        if values < room {
+            break;
+        }
+    }
+    Ok((n, at - pos))
+}

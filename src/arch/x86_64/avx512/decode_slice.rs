@@ -112,16 +112,91 @@
 //! after the unsigned kernel that this replaced read the input a second
 //! time, and the unsigned validation rejected every negative 5-byte `i32`
 //! and 10-byte `i64`.
+//!
+//! **Low halves** (`decode_slice_low_halves`, protobuf `int32`/`enum`
+//! packed fields, whose negative values are 10-byte varints): the `u64`
+//! decode (its paths, validation and errors), stored into `u32` slots as
+//! the low halves of its 64-bit lanes (`vpmovqd` before the masked store),
+//! where the caller decoded `u64`s and narrowed them in a second pass.
 
 use core::arch::x86_64::*;
 use core::mem::MaybeUninit;
 
-use crate::arch::scalar::fallback::{fallback_tail, fallback_values_before};
+use crate::arch::scalar::fallback::{
+    fallback_tail, fallback_values_before, low_bits_tail, low_bits_values_before,
+};
 use crate::error::BulkDecodeError;
 use crate::varint::VarInt;
 
 /// Bytes per load.
 const WINDOW: usize = 64;
+/// The decoder's modes (its `MODE` parameter): unsigned varints into `T`;
+/// signed LEB128 varints into the bits of `i32`/`i64` (`T` = `u32`/`u64`);
+/// unsigned varints under `u64`'s rules, of which `T` (`u32`) keeps the
+/// low 32 bits (protobuf `int32`: a negative value is a 10-byte varint).
+const UNSIGNED: u8 = 0;
+const SIGNED: u8 = 1;
+const LOW_HALVES: u8 = 2;
+
+/// The longest varint the mode accepts: `T`'s, or `u64`'s for
+/// [`LOW_HALVES`].
+#[inline(always)]
+const fn max_len<T: VarInt, const MODE: u8>() -> usize {
+    if MODE == LOW_HALVES {
+        u64::MAX_LEN
+    } else {
+        T::MAX_LEN
+    }
+}
+
+/// The largest value the mode accepts: `T`'s, or `u64`'s for
+/// [`LOW_HALVES`].
+#[inline(always)]
+const fn max_u64<T: VarInt, const MODE: u8>() -> u64 {
+    if MODE == LOW_HALVES {
+        u64::MAX
+    } else {
+        T::MAX_U64
+    }
+}
+
+/// The mode's scalar reference, value by value from `input[pos..]` into
+/// `out[written..]` until a varint would start at or after `stop`: every
+/// window or chunk the vector steps do not take (see
+/// `arch::scalar::fallback`).
+#[inline(always)]
+fn values_before<T: VarInt, const MODE: u8>(
+    input: &[u8],
+    pos: usize,
+    out: &mut [MaybeUninit<T>],
+    written: usize,
+    limit: usize,
+    stop: usize,
+) -> Result<(usize, usize), BulkDecodeError> {
+    match MODE {
+        SIGNED => fallback_values_before::<T, true>(input, pos, out, written, limit, stop),
+        LOW_HALVES => low_bits_values_before(input, pos, out, written, limit, stop),
+        _ => fallback_values_before::<T, false>(input, pos, out, written, limit, stop),
+    }
+}
+
+/// The mode's scalar tail from `input[pos..]` (the last bytes, and the
+/// exact error of a varint the vector steps stopped at).
+#[inline(always)]
+fn tail<T: VarInt, const MODE: u8>(
+    input: &[u8],
+    pos: usize,
+    out: &mut [MaybeUninit<T>],
+    written: usize,
+    limit: usize,
+) -> Result<(usize, usize), BulkDecodeError> {
+    match MODE {
+        SIGNED => fallback_tail::<T, true>(input, pos, out, written, limit),
+        LOW_HALVES => low_bits_tail(input, pos, out, written, limit),
+        _ => fallback_tail::<T, false>(input, pos, out, written, limit),
+    }
+}
+
 /// The most varints decoded per window (4 groups of 8): enough for the
 /// protobuf-like mix (about 32 per 64 bytes); bounding it keeps the number
 /// of groups per window steady, so the loop over them is predicted.
@@ -138,7 +213,7 @@ pub unsafe fn decode_slice<T: VarInt>(
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
     // SAFETY: the caller guarantees the CPU features `decode` enables.
-    unsafe { decode::<T, false>(input, out) }
+    unsafe { decode::<T, UNSIGNED>(input, out) }
 }
 
 /// [`decode_slice`] of signed LEB128 varints (the `sleb128` module's
@@ -154,18 +229,35 @@ pub unsafe fn decode_slice_signed<T: VarInt>(
 ) -> Result<(usize, usize), BulkDecodeError> {
     const { assert!(size_of::<T>() == 4 || size_of::<T>() == 8) };
     // SAFETY: the caller guarantees the CPU features `decode` enables.
-    unsafe { decode::<T, true>(input, out) }
+    unsafe { decode::<T, SIGNED>(input, out) }
 }
 
-/// The body of [`decode_slice`] (unsigned) and [`decode_slice_signed`]
-/// (`SIGNED`).
+/// [`decode_slice`] of unsigned varints under `u64`'s rules into `u32`
+/// slots that keep their low 32 bits, as protobuf's `int32` reads them
+/// (a negative `int32` is a 10-byte varint): the 64-bit lanes of the
+/// `u64` decode, narrowed as they are stored. Errors are `u64`'s.
+///
+/// # Safety
+/// As [`decode_slice`].
+#[cfg(feature = "alloc")]
+#[inline]
+pub unsafe fn decode_slice_low_halves(
+    input: &[u8],
+    out: &mut [MaybeUninit<u32>],
+) -> Result<(usize, usize), BulkDecodeError> {
+    // SAFETY: the caller guarantees the CPU features `decode` enables.
+    unsafe { decode::<u32, LOW_HALVES>(input, out) }
+}
+
+/// The body of [`decode_slice`] ([`UNSIGNED`]), [`decode_slice_signed`]
+/// ([`SIGNED`]) and [`decode_slice_low_halves`] ([`LOW_HALVES`]).
 ///
 /// # Safety
 /// As [`decode_slice`].
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,popcnt,lzcnt,bmi1,bmi2"
 )]
-unsafe fn decode<T: VarInt, const SIGNED: bool>(
+unsafe fn decode<T: VarInt, const MODE: u8>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
@@ -185,13 +277,13 @@ unsafe fn decode<T: VarInt, const SIGNED: bool>(
         }
         // SAFETY: 64 values fit in `out` after `written` and the 64 bytes
         // from `pos` are in bounds (loop condition).
-        unsafe { store_one_byte_chunk::<T, SIGNED>(out, written, input, pos, data) };
+        unsafe { store_one_byte_chunk::<T, MODE>(out, written, input, pos, data) };
         pos += WINDOW;
         written += WINDOW;
     }
     // SAFETY: this function enables the features `decode_chunks` needs;
     // a varint starts at `pos`.
-    (pos, written) = unsafe { decode_chunks::<T, SIGNED>(input, out, pos, written, iota)? };
+    (pos, written) = unsafe { decode_chunks::<T, MODE>(input, out, pos, written, iota)? };
     // The last 64..127 bytes, or the values that no longer fit a whole
     // chunk's worth of room: windows that start at the next varint.
     while input.len() - pos >= WINDOW && written < out.len() {
@@ -199,22 +291,16 @@ unsafe fn decode<T: VarInt, const SIGNED: bool>(
         let data = unsafe { _mm512_loadu_si512(input.as_ptr().add(pos).cast()) };
         let ends = !_mm512_movepi8_mask(data);
         let continues = !ends;
-        let run = continuation_runs(continues, T::MAX_LEN - 1);
-        let too_long = run & (continues >> (T::MAX_LEN - 1));
+        let run = continuation_runs(continues, max_len::<T, MODE>() - 1);
+        let too_long = run & (continues >> (max_len::<T, MODE>() - 1));
         // SAFETY: this function enables AVX-512 F and BW.
-        let beyond = unsafe { beyond_last_byte::<T, SIGNED>(data) };
-        let too_big = (run << (T::MAX_LEN - 1)) & ends & beyond;
+        let beyond = unsafe { beyond_last_byte::<T, MODE>(data) };
+        let too_big = (run << (max_len::<T, MODE>() - 1)) & ends & beyond;
         if too_long | too_big != 0 {
             // Value by value to the end of the window: exact errors. (A
             // window without any terminator has a run that is too long.)
-            let (n, consumed) = fallback_values_before::<T, SIGNED>(
-                input,
-                pos,
-                out,
-                written,
-                usize::MAX,
-                pos + WINDOW,
-            )?;
+            let (n, consumed) =
+                values_before::<T, MODE>(input, pos, out, written, usize::MAX, pos + WINDOW)?;
             written += n;
             pos += consumed;
             continue;
@@ -227,7 +313,7 @@ unsafe fn decode<T: VarInt, const SIGNED: bool>(
                 // SAFETY: 64 values fit in `out` after `written`; the 64
                 // bytes from `pos` are in bounds (checked before each turn).
                 unsafe {
-                    store_one_byte_values::<T, SIGNED>(
+                    store_one_byte_values::<T, MODE>(
                         out.as_mut_ptr().cast::<T>().add(written),
                         input.as_ptr().add(pos),
                         WINDOW,
@@ -255,10 +341,10 @@ unsafe fn decode<T: VarInt, const SIGNED: bool>(
             let dest = out.as_mut_ptr().cast::<T>().add(written);
             // Varints of 9 or 10 bytes need a third gather per group; most
             // windows of small values have none (a predictable branch).
-            if T::MAX_LEN > 8 && continuation_runs(continues, 8) != 0 {
-                decode_groups::<T, true, SIGNED>(data, starts, count, dest);
+            if max_len::<T, MODE>() > 8 && continuation_runs(continues, 8) != 0 {
+                decode_groups::<T, true, MODE>(data, starts, count, dest);
             } else {
-                decode_groups::<T, false, SIGNED>(data, starts, count, dest);
+                decode_groups::<T, false, MODE>(data, starts, count, dest);
             }
         }
         written += count;
@@ -276,14 +362,14 @@ unsafe fn decode<T: VarInt, const SIGNED: bool>(
     // The last 0..63 bytes: one chunk of them, loaded under a mask. The
     // loops above keep `pos <= input.len()` and `written <= out.len()`.
     // SAFETY: so, and this function enables `decode_last_chunk`'s features.
-    let (n, consumed) = unsafe { decode_last_chunk::<T, SIGNED>(input, pos, out, written) };
+    let (n, consumed) = unsafe { decode_last_chunk::<T, MODE>(input, pos, out, written) };
     (pos, written) = (pos + consumed, written + n);
     if pos == input.len() || written == out.len() {
         return Ok((written, pos));
     }
     // A varint cut off by the end of the input, one too long or too big:
     // the reference's error, at its index and offset.
-    let (n, consumed) = fallback_tail::<T, SIGNED>(input, pos, out, written, usize::MAX)?;
+    let (n, consumed) = tail::<T, MODE>(input, pos, out, written, usize::MAX)?;
     Ok((written + n, pos + consumed))
 }
 
@@ -312,7 +398,7 @@ unsafe fn decode<T: VarInt, const SIGNED: bool>(
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,popcnt,lzcnt,bmi1,bmi2"
 )]
-unsafe fn decode_last_chunk<T: VarInt, const SIGNED: bool>(
+unsafe fn decode_last_chunk<T: VarInt, const MODE: u8>(
     input: &[u8],
     pos: usize,
     out: &mut [MaybeUninit<T>],
@@ -320,7 +406,7 @@ unsafe fn decode_last_chunk<T: VarInt, const SIGNED: bool>(
 ) -> (usize, usize) {
     // SAFETY: the caller's guarantees are `last_chunk`'s; this function
     // enables its features.
-    unsafe { last_chunk::<T, SIGNED>(input, pos, out, written) }
+    unsafe { last_chunk::<T, MODE>(input, pos, out, written) }
 }
 
 /// [`decode_slice`] of an input shorter than 64 bytes (a short packed
@@ -336,7 +422,7 @@ pub unsafe fn decode_short_input<T: VarInt>(
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
     // SAFETY: the caller guarantees the CPU features `short_input` enables.
-    unsafe { short_input::<T, false>(input, out) }
+    unsafe { short_input::<T, UNSIGNED>(input, out) }
 }
 
 /// [`decode_short_input`] of signed LEB128 varints, as
@@ -351,27 +437,42 @@ pub unsafe fn decode_short_input_signed<T: VarInt>(
 ) -> Result<(usize, usize), BulkDecodeError> {
     const { assert!(size_of::<T>() == 4 || size_of::<T>() == 8) };
     // SAFETY: the caller guarantees the CPU features `short_input` enables.
-    unsafe { short_input::<T, true>(input, out) }
+    unsafe { short_input::<T, SIGNED>(input, out) }
 }
 
-/// The body of [`decode_short_input`] and [`decode_short_input_signed`].
+/// [`decode_short_input`] under `u64`'s rules into `u32` slots that keep
+/// the low 32 bits, as [`decode_slice_low_halves`].
+///
+/// # Safety
+/// As [`decode_short_input`].
+#[cfg(feature = "alloc")]
+#[inline]
+pub unsafe fn decode_short_input_low_halves(
+    input: &[u8],
+    out: &mut [MaybeUninit<u32>],
+) -> Result<(usize, usize), BulkDecodeError> {
+    // SAFETY: the caller guarantees the CPU features `short_input` enables.
+    unsafe { short_input::<u32, LOW_HALVES>(input, out) }
+}
+
+/// The body of [`decode_short_input`] and its signed and low-halves forms.
 ///
 /// # Safety
 /// As [`decode_short_input`].
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,popcnt,lzcnt,bmi1,bmi2"
 )]
-unsafe fn short_input<T: VarInt, const SIGNED: bool>(
+unsafe fn short_input<T: VarInt, const MODE: u8>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
 ) -> Result<(usize, usize), BulkDecodeError> {
     // SAFETY: `0 <= input.len()`, `0 <= out.len()`; this function enables
     // the features.
-    let (written, pos) = unsafe { last_chunk::<T, SIGNED>(input, 0, out, 0) };
+    let (written, pos) = unsafe { last_chunk::<T, MODE>(input, 0, out, 0) };
     if pos == input.len() || written == out.len() {
         return Ok((written, pos));
     }
-    let (n, consumed) = fallback_tail::<T, SIGNED>(input, pos, out, written, usize::MAX)?;
+    let (n, consumed) = tail::<T, MODE>(input, pos, out, written, usize::MAX)?;
     Ok((written + n, pos + consumed))
 }
 
@@ -380,7 +481,7 @@ unsafe fn short_input<T: VarInt, const SIGNED: bool>(
 /// # Safety
 /// As [`decode_last_chunk`]; the caller enables its features.
 #[inline(always)]
-unsafe fn last_chunk<T: VarInt, const SIGNED: bool>(
+unsafe fn last_chunk<T: VarInt, const MODE: u8>(
     input: &[u8],
     pos: usize,
     out: &mut [MaybeUninit<T>],
@@ -402,14 +503,14 @@ unsafe fn last_chunk<T: VarInt, const SIGNED: bool>(
         (
             data,
             _mm512_movepi8_mask(data),
-            beyond_last_byte::<T, SIGNED>(data),
+            beyond_last_byte::<T, MODE>(data),
         )
     };
     // The zeros past the end end "varints" too: `ends` keeps the real ones.
     let ends = !continues & real;
-    let run = continuation_runs(continues, T::MAX_LEN - 1);
-    let too_long = run & (continues >> (T::MAX_LEN - 1));
-    let too_big = (run << (T::MAX_LEN - 1)) & ends & above_limit;
+    let run = continuation_runs(continues, max_len::<T, MODE>() - 1);
+    let too_long = run & (continues >> (max_len::<T, MODE>() - 1));
+    let too_big = (run << (max_len::<T, MODE>() - 1)) & ends & above_limit;
     let total = ends.count_ones() as usize;
     // A varint that is too long or too big: the reference from the chunk's
     // start, for the exact error (rare: corrupt input). No end: nothing
@@ -430,7 +531,7 @@ unsafe fn last_chunk<T: VarInt, const SIGNED: bool>(
         let zeros = _mm512_setzero_si512();
         if starts_mask & continues & (continues >> 1) == 0 {
             // Varints of 1 and 2 bytes.
-            decode_short_varint_chunk::<T, SIGNED>(
+            decode_short_varint_chunk::<T, MODE>(
                 data,
                 zeros,
                 starts_mask,
@@ -442,20 +543,18 @@ unsafe fn last_chunk<T: VarInt, const SIGNED: bool>(
         } else {
             let starts = _mm512_maskz_compress_epi8(starts_mask, iota);
             let runs_of_4 = continuation_runs(continues, 4) & starts_mask & real;
-            if T::MAX_LEN <= 5 && runs_of_4 != 0 {
-                decode_chunk_dword_groups::<T, true, SIGNED>(
-                    data, zeros, starts, count, slots, dest,
-                );
-            } else if T::MAX_LEN <= 5 || runs_of_4 == 0 {
+            if max_len::<T, MODE>() <= 5 && runs_of_4 != 0 {
+                decode_chunk_dword_groups::<T, true, MODE>(data, zeros, starts, count, slots, dest);
+            } else if max_len::<T, MODE>() <= 5 || runs_of_4 == 0 {
                 // Into 64-bit slots too where every varint has at most 4
                 // bytes (28 bits).
-                decode_chunk_dword_groups::<T, false, SIGNED>(
+                decode_chunk_dword_groups::<T, false, MODE>(
                     data, zeros, starts, count, slots, dest,
                 );
-            } else if T::MAX_LEN > 8 && continuation_runs(continues, 8) != 0 {
-                decode_groups::<T, true, SIGNED>(data, starts, count, dest);
+            } else if max_len::<T, MODE>() > 8 && continuation_runs(continues, 8) != 0 {
+                decode_groups::<T, true, MODE>(data, starts, count, dest);
             } else {
-                decode_groups::<T, false, SIGNED>(data, starts, count, dest);
+                decode_groups::<T, false, MODE>(data, starts, count, dest);
             }
         }
     }
@@ -479,7 +578,7 @@ unsafe fn last_chunk<T: VarInt, const SIGNED: bool>(
 /// `pos <= input.len()` and `written <= out.len()`; the CPU must support
 /// AVX-512 F, BW, VL, VBMI and VBMI2, POPCNT and LZCNT.
 #[inline(always)]
-unsafe fn decode_chunks<T: VarInt, const SIGNED: bool>(
+unsafe fn decode_chunks<T: VarInt, const MODE: u8>(
     input: &[u8],
     out: &mut [MaybeUninit<T>],
     mut pos: usize,
@@ -489,7 +588,11 @@ unsafe fn decode_chunks<T: VarInt, const SIGNED: bool>(
     // The last chunk's `next` may be cut off by the input's end for types
     // of at most 8 bytes (masked load below); 64-bit types read 128 bytes
     // from each chunk (`chunk_top_bytes`).
-    let min_rest = if T::MAX_LEN <= 8 { WINDOW } else { 2 * WINDOW };
+    let min_rest = if max_len::<T, MODE>() <= 8 {
+        WINDOW
+    } else {
+        2 * WINDOW
+    };
     if input.len() - pos < min_rest || out.len() - written < WINDOW {
         return Ok((pos, written));
     }
@@ -500,12 +603,8 @@ unsafe fn decode_chunks<T: VarInt, const SIGNED: bool>(
     let mut data = unsafe { _mm512_loadu_si512(input.as_ptr().add(pos).cast()) };
     // SAFETY (this and the other mask instructions): the caller enables
     // AVX-512 BW; they touch no memory.
-    let (mut continues, mut above_limit) = unsafe {
-        (
-            _mm512_movepi8_mask(data),
-            beyond_last_byte::<T, SIGNED>(data),
-        )
-    };
+    let (mut continues, mut above_limit) =
+        unsafe { (_mm512_movepi8_mask(data), beyond_last_byte::<T, MODE>(data)) };
     while input.len() - base >= min_rest && out.len() - written >= WINDOW {
         let rest = input.len() - base - WINDOW;
         // Masked-off bytes of a masked load are not accessed.
@@ -536,18 +635,18 @@ unsafe fn decode_chunks<T: VarInt, const SIGNED: bool>(
         // which the previous chunk's check already sent to the fallback.
         let mut next_above_limit = 0;
         let mut invalid = false;
-        if T::MAX_LEN <= 8 {
+        if max_len::<T, MODE>() <= 8 {
             // SAFETY: as above.
-            next_above_limit = unsafe { beyond_last_byte::<T, SIGNED>(next) };
-            let run = continuation_runs(both, T::MAX_LEN - 1) & u128::from(u64::MAX);
-            let too_long = run & (both >> (T::MAX_LEN - 1));
+            next_above_limit = unsafe { beyond_last_byte::<T, MODE>(next) };
+            let run = continuation_runs(both, max_len::<T, MODE>() - 1) & u128::from(u64::MAX);
+            let too_long = run & (both >> (max_len::<T, MODE>() - 1));
             let above = u128::from(above_limit) | u128::from(next_above_limit) << 64;
-            let too_big = (run << (T::MAX_LEN - 1)) & !both & above;
+            let too_big = (run << (max_len::<T, MODE>() - 1)) & !both & above;
             invalid = too_long | too_big != 0;
         }
         // 64-bit values: the varints of 9 or more bytes (8 continuation bytes
         // from a start), checked with their bits 56..63 (none: nothing to check).
-        let long_starts = if T::MAX_LEN > 8 {
+        let long_starts = if max_len::<T, MODE>() > 8 {
             continuation_runs(both, 8) as u64 & starts_mask
         } else {
             0
@@ -560,11 +659,11 @@ unsafe fn decode_chunks<T: VarInt, const SIGNED: bool>(
         // uniform u32 1.30x, u64 1.03-1.07x, 1-byte equal).
         // SAFETY: the caller enables the features; no memory is touched.
         let tops = unsafe {
-            if T::MAX_LEN > 8 {
+            if max_len::<T, MODE>() > 8 {
                 // SAFETY: 128 bytes from `base` are inside `input` (loop
                 // condition), as `chunk_top_bytes` requires.
                 let (tops, too_long_or_big) =
-                    chunk_top_bytes::<SIGNED>(input.as_ptr().add(base), iota, long_starts);
+                    chunk_top_bytes::<MODE>(input.as_ptr().add(base), iota, long_starts);
                 invalid = too_long_or_big != 0;
                 tops
             } else {
@@ -575,14 +674,8 @@ unsafe fn decode_chunks<T: VarInt, const SIGNED: bool>(
             // Value by value through the chunk: the reference reports the
             // exact error. (Without one, which cannot happen, the windows
             // after the loop take over from where it stopped.)
-            let (n, consumed) = fallback_values_before::<T, SIGNED>(
-                input,
-                pos,
-                out,
-                written,
-                usize::MAX,
-                base + WINDOW,
-            )?;
+            let (n, consumed) =
+                values_before::<T, MODE>(input, pos, out, written, usize::MAX, base + WINDOW)?;
             return Ok((pos + consumed, written + n));
         }
         let count = starts_mask.count_ones() as usize;
@@ -590,7 +683,7 @@ unsafe fn decode_chunks<T: VarInt, const SIGNED: bool>(
             // 64 one-byte varints (small enums, bools, counts): widen.
             // SAFETY: 64 values fit in `out` after `written` and the 64
             // bytes from `base` are in bounds (loop condition).
-            unsafe { store_one_byte_chunk::<T, SIGNED>(out, written, input, base, data) };
+            unsafe { store_one_byte_chunk::<T, MODE>(out, written, input, base, data) };
             // While the next chunk is 64 more (byte 63 of this one ended a
             // varint, so the next one starts at its byte 0), widen it too
             // and take it as this one, without the general step's masks and
@@ -605,7 +698,7 @@ unsafe fn decode_chunks<T: VarInt, const SIGNED: bool>(
                 // SAFETY: 64 more values fit in `out` after `written + 64`
                 // and the next chunk is in `input` (loop condition).
                 unsafe {
-                    store_one_byte_chunk::<T, SIGNED>(
+                    store_one_byte_chunk::<T, MODE>(
                         out,
                         written + WINDOW,
                         input,
@@ -620,12 +713,12 @@ unsafe fn decode_chunks<T: VarInt, const SIGNED: bool>(
                 unsafe {
                     next = _mm512_loadu_si512(input.as_ptr().add(base + WINDOW).cast());
                     next_continues = _mm512_movepi8_mask(next);
-                    if T::MAX_LEN <= 8 {
-                        next_above_limit = beyond_last_byte::<T, SIGNED>(next);
+                    if max_len::<T, MODE>() <= 8 {
+                        next_above_limit = beyond_last_byte::<T, MODE>(next);
                     }
                 }
             }
-        } else if T::MAX_LEN <= 8 && starts_mask & continues & (both >> 1) as u64 == 0 {
+        } else if max_len::<T, MODE>() <= 8 && starts_mask & continues & (both >> 1) as u64 == 0 {
             // Every varint that starts here has 1 or 2 bytes (no start
             // whose first two bytes both continue): small counts, sint32
             // near zero, enums above 127. 2.2x the 64-bit groups' speed on
@@ -638,7 +731,7 @@ unsafe fn decode_chunks<T: VarInt, const SIGNED: bool>(
             // condition); this function's caller enables the features.
             unsafe {
                 let dest = out.as_mut_ptr().cast::<T>().add(written);
-                decode_short_varint_chunk::<T, SIGNED>(
+                decode_short_varint_chunk::<T, MODE>(
                     data,
                     next,
                     starts_mask,
@@ -648,7 +741,7 @@ unsafe fn decode_chunks<T: VarInt, const SIGNED: bool>(
                     dest,
                 );
             }
-        } else if T::MAX_LEN <= 5 {
+        } else if max_len::<T, MODE>() <= 5 {
             // Types of at most 32 bits: every varint has at most 5 bytes
             // (validation sent longer ones to the fallback), 16 per group
             // in 32-bit lanes. `count >= 1`: this chunk is not all
@@ -660,12 +753,13 @@ unsafe fn decode_chunks<T: VarInt, const SIGNED: bool>(
                 let dest = out.as_mut_ptr().cast::<T>().add(written);
                 // Varints of 5 bytes (4 continuation bytes from a start).
                 let slots = u64::MAX;
-                if T::MAX_LEN == 5 && continuation_runs(both, 4) as u64 & starts_mask != 0 {
-                    decode_chunk_dword_groups::<T, true, SIGNED>(
+                if max_len::<T, MODE>() == 5 && continuation_runs(both, 4) as u64 & starts_mask != 0
+                {
+                    decode_chunk_dword_groups::<T, true, MODE>(
                         data, next, starts, count, slots, dest,
                     );
                 } else {
-                    decode_chunk_dword_groups::<T, false, SIGNED>(
+                    decode_chunk_dword_groups::<T, false, MODE>(
                         data, next, starts, count, slots, dest,
                     );
                 }
@@ -676,10 +770,10 @@ unsafe fn decode_chunks<T: VarInt, const SIGNED: bool>(
             unsafe {
                 let starts = _mm512_maskz_compress_epi8(starts_mask, iota);
                 let dest = out.as_mut_ptr().cast::<T>().add(written);
-                if T::MAX_LEN > 8 {
-                    decode_chunk_groups::<T, true, SIGNED>(data, next, starts, tops, count, dest);
+                if max_len::<T, MODE>() > 8 {
+                    decode_chunk_groups::<T, true, MODE>(data, next, starts, tops, count, dest);
                 } else {
-                    decode_chunk_groups::<T, false, SIGNED>(data, next, starts, tops, count, dest);
+                    decode_chunk_groups::<T, false, MODE>(data, next, starts, tops, count, dest);
                 }
             }
         }
@@ -717,7 +811,7 @@ unsafe fn decode_chunks<T: VarInt, const SIGNED: bool>(
 /// `dest` must be valid for writing `count` values; the CPU must support
 /// AVX-512 F, BW, VL and VBMI.
 #[inline(always)]
-unsafe fn decode_chunk_groups<T: VarInt, const LONG: bool, const SIGNED: bool>(
+unsafe fn decode_chunk_groups<T: VarInt, const LONG: bool, const MODE: u8>(
     data: __m512i,
     next: __m512i,
     starts: __m512i,
@@ -732,7 +826,7 @@ unsafe fn decode_chunk_groups<T: VarInt, const LONG: bool, const SIGNED: bool>(
         // SAFETY: CPU features and writable `count` slots (caller); the
         // group's 8 slots are below `inside < count`.
         unsafe {
-            let values = decode_group2::<LONG, false, SIGNED>(data, next, starts, tops, group);
+            let values = decode_group2::<LONG, false, MODE>(data, next, starts, tops, group);
             store::<T>(dest.add(group), u8::MAX, values);
         }
         group += 8;
@@ -740,7 +834,7 @@ unsafe fn decode_chunk_groups<T: VarInt, const LONG: bool, const SIGNED: bool>(
     // SAFETY: as above; the masked store writes only the 1 to 8 slots from
     // `inside` below `count`.
     unsafe {
-        let values = decode_group2::<LONG, true, SIGNED>(data, next, starts, tops, group);
+        let values = decode_group2::<LONG, true, MODE>(data, next, starts, tops, group);
         store::<T>(dest.add(group), u8::MAX >> (8 - (count - group)), values);
     }
 }
@@ -764,7 +858,7 @@ unsafe fn decode_chunk_groups<T: VarInt, const LONG: bool, const SIGNED: bool>(
 /// (only 4 bytes where `T` is 64 bits wide); the CPU must support AVX-512
 /// F, BW, VL and VBMI.
 #[inline(always)]
-unsafe fn decode_chunk_dword_groups<T: VarInt, const FIVE: bool, const SIGNED: bool>(
+unsafe fn decode_chunk_dword_groups<T: VarInt, const FIVE: bool, const MODE: u8>(
     data: __m512i,
     next: __m512i,
     starts: __m512i,
@@ -797,7 +891,7 @@ unsafe fn decode_chunk_dword_groups<T: VarInt, const FIVE: bool, const SIGNED: b
             let pairs = _mm512_maddubs_epi16(_mm512_set1_epi16(0x8001u16 as i16), groups);
             let unsigned = _mm512_madd_epi16(pairs, _mm512_set1_epi32(1 | (1 << 14) << 16));
             let mut values = unsigned;
-            if SIGNED {
+            if MODE == SIGNED {
                 // Sign-extended from bit 7 len - 1 by a shift left and an
                 // arithmetic one right by 32 - 7 len: the sum over the
                 // lane's 4 bytes of 1 for each byte of the varint (set in
@@ -828,7 +922,7 @@ unsafe fn decode_chunk_dword_groups<T: VarInt, const FIVE: bool, const SIGNED: b
                 values =
                     _mm512_mask_or_epi32(values, long, unsigned, _mm512_slli_epi32::<28>(fifth));
             }
-            store_16_dwords::<T, SIGNED>(dest.add(group), (slots >> group) as u16, values);
+            store_16_dwords::<T, MODE>(dest.add(group), (slots >> group) as u16, values);
             group += 16;
             if group >= count {
                 break;
@@ -849,7 +943,7 @@ static DWORD_GROUP_SELECT: GroupSelect<4> = GroupSelect::new();
 /// `dest` must be valid for writing the slots in `mask`; the CPU must have
 /// AVX-512 F/BW/VL.
 #[inline(always)]
-unsafe fn store_16_dwords<T: VarInt, const SIGNED: bool>(dest: *mut T, mask: u16, values: __m512i) {
+unsafe fn store_16_dwords<T: VarInt, const MODE: u8>(dest: *mut T, mask: u16, values: __m512i) {
     // SAFETY: the slots in `mask` are writable and the CPU has the features
     // (caller); masked stores touch only those slots.
     unsafe {
@@ -860,7 +954,7 @@ unsafe fn store_16_dwords<T: VarInt, const SIGNED: bool>(dest: *mut T, mask: u16
             _ => {
                 let dest = dest.cast::<i64>();
                 let widen = |half| {
-                    if SIGNED {
+                    if MODE == SIGNED {
                         _mm512_cvtepi32_epi64(half)
                     } else {
                         _mm512_cvtepu32_epi64(half)
@@ -892,7 +986,7 @@ unsafe fn store_16_dwords<T: VarInt, const SIGNED: bool>(dest: *mut T, mask: u16
 /// `dest` must be valid for writing the slots in `slots`; the CPU must
 /// support AVX-512 F, BW, VL, VBMI and VBMI2.
 #[inline(always)]
-unsafe fn decode_short_varint_chunk<T: VarInt, const SIGNED: bool>(
+unsafe fn decode_short_varint_chunk<T: VarInt, const MODE: u8>(
     data: __m512i,
     next: __m512i,
     starts_mask: u64,
@@ -912,7 +1006,7 @@ unsafe fn decode_short_varint_chunk<T: VarInt, const SIGNED: bool>(
         let second = _mm512_maskz_compress_epi8(starts_mask, second);
         let low_7_bits = _mm512_set1_epi16(0x7f);
         // Bit i: the i-th varint has 2 bytes (its first byte continues).
-        let two_bytes = if SIGNED {
+        let two_bytes = if MODE == SIGNED {
             _mm512_movepi8_mask(first)
         } else {
             0
@@ -924,7 +1018,7 @@ unsafe fn decode_short_varint_chunk<T: VarInt, const SIGNED: bool>(
                 _mm512_slli_epi16::<7>(_mm512_cvtepu8_epi16(second_half)),
                 low_7_bits,
             );
-            if SIGNED {
+            if MODE == SIGNED {
                 // Sign-extended from bit 6 or 13: shifts by 16 - 7 len.
                 let shift =
                     _mm512_mask_blend_epi16(two_bytes, _mm512_set1_epi16(9), _mm512_set1_epi16(2));
@@ -933,7 +1027,7 @@ unsafe fn decode_short_varint_chunk<T: VarInt, const SIGNED: bool>(
                 values
             }
         };
-        store_32_words::<T, SIGNED>(
+        store_32_words::<T, MODE>(
             dest,
             slots as u32,
             values_from(
@@ -943,7 +1037,7 @@ unsafe fn decode_short_varint_chunk<T: VarInt, const SIGNED: bool>(
             ),
         );
         if count > 32 {
-            store_32_words::<T, SIGNED>(
+            store_32_words::<T, MODE>(
                 dest.add(32),
                 (slots >> 32) as u32,
                 values_from(
@@ -963,7 +1057,7 @@ unsafe fn decode_short_varint_chunk<T: VarInt, const SIGNED: bool>(
 /// `dest` must be valid for writing the slots in `mask`; the CPU must have
 /// AVX-512 F/BW/VL.
 #[inline(always)]
-unsafe fn store_32_words<T: VarInt, const SIGNED: bool>(dest: *mut T, mask: u32, values: __m512i) {
+unsafe fn store_32_words<T: VarInt, const MODE: u8>(dest: *mut T, mask: u32, values: __m512i) {
     // SAFETY: the slots in `mask` are writable and the CPU has the features
     // (caller); masked stores touch only those slots.
     unsafe {
@@ -971,7 +1065,7 @@ unsafe fn store_32_words<T: VarInt, const SIGNED: bool>(dest: *mut T, mask: u32,
             8 => {
                 let dest = dest.cast::<i64>();
                 let widen = |quarter| {
-                    if SIGNED {
+                    if MODE == SIGNED {
                         _mm512_cvtepi16_epi64(quarter)
                     } else {
                         _mm512_cvtepu16_epi64(quarter)
@@ -1001,7 +1095,7 @@ unsafe fn store_32_words<T: VarInt, const SIGNED: bool>(dest: *mut T, mask: u32,
             4 => {
                 let dest = dest.cast::<i32>();
                 let widen = |half| {
-                    if SIGNED {
+                    if MODE == SIGNED {
                         _mm512_cvtepi16_epi32(half)
                     } else {
                         _mm512_cvtepu16_epi32(half)
@@ -1066,13 +1160,13 @@ where
 /// # Safety
 /// The CPU must support AVX-512 F and BW.
 #[inline(always)]
-unsafe fn beyond_last_byte<T: VarInt, const SIGNED: bool>(bytes: __m512i) -> u64 {
+unsafe fn beyond_last_byte<T: VarInt, const MODE: u8>(bytes: __m512i) -> u64 {
     // The largest payload of a `MAX_LEN`-th byte that still fits unsigned
     // `T`: 2^k - 1 for the k bits of `T` left for that byte.
-    let limit = (T::MAX_U64 >> (7 * (T::MAX_LEN - 1))) as i8;
+    let limit = (max_u64::<T, MODE>() >> (7 * (max_len::<T, MODE>() - 1))) as i8;
     // SAFETY: the caller guarantees the CPU features; no memory is touched.
     unsafe {
-        if SIGNED {
+        if MODE == SIGNED {
             let half = _mm512_set1_epi8((limit >> 1) + 1);
             _mm512_cmpgt_epi8_mask(_mm512_add_epi8(bytes, half), _mm512_set1_epi8(limit))
         } else {
@@ -1091,7 +1185,7 @@ unsafe fn beyond_last_byte<T: VarInt, const SIGNED: bool>(bytes: __m512i) -> u64
 /// `dest` must be valid for writing `count` values; the CPU must support
 /// AVX-512 F, BW, VL and VBMI.
 #[inline(always)]
-unsafe fn decode_groups<T: VarInt, const LONG: bool, const SIGNED: bool>(
+unsafe fn decode_groups<T: VarInt, const LONG: bool, const MODE: u8>(
     data: __m512i,
     starts: __m512i,
     count: usize,
@@ -1104,7 +1198,7 @@ unsafe fn decode_groups<T: VarInt, const LONG: bool, const SIGNED: bool>(
         // SAFETY: CPU features and writable `slots` (caller); the masked store
         // writes only those slots.
         unsafe {
-            let values = decode_group::<LONG, SIGNED>(data, starts, group);
+            let values = decode_group::<LONG, MODE>(data, starts, group);
             store::<T>(dest.add(group), (slots >> group) as u8, values);
         }
         group += 8;
@@ -1176,7 +1270,7 @@ unsafe fn lane_sources(starts: __m512i, group: usize) -> __m512i {
 /// # Safety
 /// The CPU must support AVX-512 F and BW.
 #[inline(always)]
-unsafe fn lane_values<const LONG: bool, const SIGNED: bool>(bytes: __m512i) -> (__m512i, __m512i) {
+unsafe fn lane_values<const LONG: bool, const MODE: u8>(bytes: __m512i) -> (__m512i, __m512i) {
     // SAFETY: the caller guarantees the CPU features; no memory is touched.
     unsafe {
         // The lowest clear top bit of the lane marks its last byte.
@@ -1187,7 +1281,7 @@ unsafe fn lane_values<const LONG: bool, const SIGNED: bool>(bytes: __m512i) -> (
         // bytes & below_stop & 0x7f..7f (ternary-logic table of A & B & C).
         let groups = _mm512_ternarylogic_epi64::<0x80>(bytes, below_stop, _mm512_set1_epi8(0x7f));
         let mut values = pack_lanes(groups);
-        if SIGNED {
+        if MODE == SIGNED {
             // Shifts by 64 - 7 len, left then arithmetic right: `vpsadbw`
             // against 8 of the bytes of `below_stop & 7` (7 for each byte
             // of the varint, 0 past it) sums |7 - 8| = 1 per byte of the
@@ -1217,7 +1311,7 @@ unsafe fn lane_values<const LONG: bool, const SIGNED: bool>(bytes: __m512i) -> (
 /// # Safety
 /// The CPU must support AVX-512 F, BW and VBMI.
 #[inline(always)]
-unsafe fn decode_group<const LONG: bool, const SIGNED: bool>(
+unsafe fn decode_group<const LONG: bool, const MODE: u8>(
     data: __m512i,
     starts: __m512i,
     group: usize,
@@ -1227,7 +1321,7 @@ unsafe fn decode_group<const LONG: bool, const SIGNED: bool>(
         let source = lane_sources(starts, group);
         // `vpermb` uses the low 6 bits of an index: bytes past 63 wrap
         // around, but they lie beyond the lane's terminator.
-        let (values, stops) = lane_values::<LONG, SIGNED>(_mm512_permutexvar_epi8(source, data));
+        let (values, stops) = lane_values::<LONG, MODE>(_mm512_permutexvar_epi8(source, data));
         if !LONG {
             return values;
         }
@@ -1236,7 +1330,7 @@ unsafe fn decode_group<const LONG: bool, const SIGNED: bool>(
         // Byte 8 gives bits 56..62, bit 0 of byte 9 gives bit 63, if byte 8
         // continues (validation allowed nothing above 0x01 there).
         let high = _mm512_permutexvar_epi8(_mm512_add_epi8(source, _mm512_set1_epi8(8)), data);
-        let top_byte = if SIGNED {
+        let top_byte = if MODE == SIGNED {
             // Bit 63 is bit 0 of byte 9 if byte 8 continues, else the sign
             // of a 9-byte varint, bit 6 of byte 8: per bit, A ? B : C
             // (ternary-logic table 0xca) with A = `high` gives bit 7 of the
@@ -1270,7 +1364,7 @@ unsafe fn decode_group<const LONG: bool, const SIGNED: bool>(
 /// # Safety
 /// The CPU must support AVX-512 F, BW and VBMI.
 #[inline(always)]
-unsafe fn decode_group2<const LONG: bool, const SPANS: bool, const SIGNED: bool>(
+unsafe fn decode_group2<const LONG: bool, const SPANS: bool, const MODE: u8>(
     data: __m512i,
     next: __m512i,
     starts: __m512i,
@@ -1289,7 +1383,7 @@ unsafe fn decode_group2<const LONG: bool, const SPANS: bool, const SIGNED: bool>
             // (modulo 64) are past the lane's terminator.
             _mm512_permutexvar_epi8(source, data)
         };
-        let (values, _) = lane_values::<LONG, SIGNED>(bytes);
+        let (values, _) = lane_values::<LONG, MODE>(bytes);
         if !LONG {
             return values;
         }
@@ -1320,7 +1414,7 @@ unsafe fn decode_group2<const LONG: bool, const SPANS: bool, const SIGNED: bool>
 /// `chunk` must be valid for reads of 128 bytes; the CPU must support
 /// AVX-512 F, BW and VBMI.
 #[inline(always)]
-unsafe fn chunk_top_bytes<const SIGNED: bool>(
+unsafe fn chunk_top_bytes<const MODE: u8>(
     chunk: *const u8,
     iota: __m512i,
     long_starts: u64,
@@ -1335,7 +1429,7 @@ unsafe fn chunk_top_bytes<const SIGNED: bool>(
         // Bit 0 of each byte of `byte9` to its bit 7 (a 16-bit shift: the
         // bits that cross into the next byte are masked off below).
         let bit63 = _mm512_slli_epi16::<7>(byte9);
-        let (invalid, top) = if SIGNED {
+        let (invalid, top) = if MODE == SIGNED {
             // A 10th byte other than 0x00 and 0x7f (the sign copied into
             // the bits past 64) breaks the signed rules.
             let not_zero =
@@ -1413,7 +1507,7 @@ unsafe fn store<T: VarInt>(dest: *mut T, mask: u8, values: __m512i) {
 /// `out` must have 64 slots from `written`, `input` 64 bytes from `base`;
 /// the CPU must have AVX-512 F/BW/VL.
 #[inline(always)]
-unsafe fn store_one_byte_chunk<T: VarInt, const SIGNED: bool>(
+unsafe fn store_one_byte_chunk<T: VarInt, const MODE: u8>(
     out: &mut [MaybeUninit<T>],
     written: usize,
     input: &[u8],
@@ -1424,10 +1518,10 @@ unsafe fn store_one_byte_chunk<T: VarInt, const SIGNED: bool>(
     // features (caller).
     unsafe {
         let dest = out.as_mut_ptr().cast::<T>().add(written);
-        if core::mem::size_of::<T>() == 1 && !SIGNED {
+        if core::mem::size_of::<T>() == 1 && MODE != SIGNED {
             _mm512_storeu_si512(dest.cast(), data);
         } else {
-            store_one_byte_values::<T, SIGNED>(dest, input.as_ptr().add(base), WINDOW);
+            store_one_byte_values::<T, MODE>(dest, input.as_ptr().add(base), WINDOW);
         }
     }
 }
@@ -1440,7 +1534,7 @@ unsafe fn store_one_byte_chunk<T: VarInt, const SIGNED: bool>(
 /// `src` must be valid for reading `count` bytes and `dest` for writing
 /// `count` `T`; the CPU must have AVX-512 F/BW/VL.
 #[inline(always)]
-unsafe fn store_one_byte_values<T: VarInt, const SIGNED: bool>(
+unsafe fn store_one_byte_values<T: VarInt, const MODE: u8>(
     dest: *mut T,
     src: *const u8,
     count: usize,
@@ -1450,7 +1544,7 @@ unsafe fn store_one_byte_values<T: VarInt, const SIGNED: bool>(
     unsafe {
         for i in (0..count).step_by(16) {
             let mut bytes = _mm_loadu_si128(src.add(i).cast());
-            if SIGNED {
+            if MODE == SIGNED {
                 // (b ^ 0x40) - 0x40: b - 128 where bit 6 is set, else b;
                 // the widening below copies bit 7.
                 let bit6 = _mm_set1_epi8(0x40);
@@ -1459,7 +1553,7 @@ unsafe fn store_one_byte_values<T: VarInt, const SIGNED: bool>(
             match core::mem::size_of::<T>() {
                 8 => {
                     let dest = dest.cast::<u64>().add(i);
-                    let (low, high) = if SIGNED {
+                    let (low, high) = if MODE == SIGNED {
                         (
                             _mm512_cvtepi8_epi64(bytes),
                             _mm512_cvtepi8_epi64(_mm_srli_si128::<8>(bytes)),
@@ -1475,7 +1569,7 @@ unsafe fn store_one_byte_values<T: VarInt, const SIGNED: bool>(
                 }
                 4 => _mm512_storeu_si512(
                     dest.cast::<u32>().add(i).cast(),
-                    if SIGNED {
+                    if MODE == SIGNED {
                         _mm512_cvtepi8_epi32(bytes)
                     } else {
                         _mm512_cvtepu8_epi32(bytes)
