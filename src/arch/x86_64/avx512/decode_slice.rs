@@ -601,9 +601,9 @@ unsafe fn decode_chunks<T: VarInt, const MODE: u8>(
     let mut base = pos;
     // SAFETY: 64 bytes from `pos` are inside `input` (checked above).
     let mut data = unsafe { _mm512_loadu_si512(input.as_ptr().add(pos).cast()) };
-    // SAFETY (this and the other mask instructions): the caller enables
-    // AVX-512 BW; they touch no memory.
     let (mut continues, mut above_limit) =
+        // SAFETY (this and the other mask instructions): the caller enables
+        // AVX-512 BW; they touch no memory.
         unsafe { (_mm512_movepi8_mask(data), beyond_last_byte::<T, MODE>(data)) };
     while input.len() - base >= min_rest && out.len() - written >= WINDOW {
         let rest = input.len() - base - WINDOW;
