@@ -784,7 +784,8 @@ fn low_halves_in_spare<V>(
             }
             continue;
         }
-        pos += consumed;
+        // Bounded by the bytes given: the next slice rests on it.
+        pos += consumed.min(rest.len());
     }
     Some(Ok(decoded))
 }
