@@ -88,6 +88,8 @@ use crate::arch::scalar::decode_slice::{first_16_terminators, BYTEWISE_MAX_BYTES
 #[cfg(feature = "alloc")]
 use crate::error::BulkDecodeError;
 use crate::error::DecodeError;
+#[cfg(any(feature = "alloc", feature = "bytes"))]
+use crate::varint::SignExtended32;
 
 /// How many values the packed helpers convert per bulk call (2 KiB of `u64`
 /// on the stack).
@@ -1203,11 +1205,9 @@ struct WireForm<Narrow> {
     /// A value's bits are its `W` (`uint32`, `uint64`, `int64`): the values
     /// go to the bulk encoder as they are.
     same_bits: bool,
-    /// The type is a 4-byte integer whose non-negative values (top bit
-    /// clear) have their bits as their wire value, and whose negative ones
-    /// take 10 bytes (`int32`, `enum`): a batch of non-negative values (an
-    /// OR of the bits tells) goes to the `u32` encoder as it is, as
-    /// `encode_slice_into::<u32>` would take such a field.
+    /// The type is a 4-byte integer whose wire value is the value
+    /// sign-extended to 64 bits (`int32`, `enum`): the values go to the
+    /// bulk encoder as they are ([`int32_wire`]).
     low_bits: bool,
 }
 
@@ -1233,41 +1233,75 @@ fn encode_batches<V: Copy, W: crate::varint::VarInt + Copy>(
         encode_into_sink(bits, sink);
         return;
     }
-    // Where `low_bits` is set `V` is a 4-byte integer (its contract; size
-    // and alignment are checked here).
-    let low_bits = form.low_bits && size_of::<V>() == 4 && align_of::<V>() == 4;
-    // SAFETY: so its bits are `u32`s.
-    let bits = low_bits.then(|| unsafe {
-        core::slice::from_raw_parts(values.as_ptr().cast::<u32>(), values.len())
-    });
-    if let Some(bits) = bits.filter(|bits| !any_top_bit(bits)) {
-        // No negative value (one vectorized pass says so): the whole field
-        // in one run of the `u32` encoder, not a bulk call per batch.
-        encode_into_sink(bits, sink);
-        return;
+    // `int32`/`enum`: the whole field in one run of the bulk encoder,
+    // which sign-extends the negative values itself.
+    match int32_wire(values, form.low_bits) {
+        Some(Int32Wire::NonNegative(bits)) => return encode_into_sink(bits, sink),
+        Some(Int32Wire::SignExtended(ints)) => return encode_into_sink(ints, sink),
+        None => {}
     }
     let mut wire = [MaybeUninit::<W>::uninit(); PACKED_BATCH];
     for batch in values.chunks(PACKED_BATCH) {
-        // As above, per batch: a batch without negative values.
-        // SAFETY: `low_bits`: `V`'s bits are `u32`s.
-        let low = low_bits
-            .then(|| unsafe {
-                core::slice::from_raw_parts(batch.as_ptr().cast::<u32>(), batch.len())
-            })
-            .filter(|bits| !any_top_bit(bits));
-        if let Some(bits) = low {
-            // Every value is non-negative (checked): its bits are its wire value.
-            encode_into_sink(bits, sink);
-        } else {
-            for (slot, &value) in wire.iter_mut().zip(batch) {
-                slot.write((form.narrow)(value));
-            }
-            // SAFETY: the first `batch.len()` slots were written just above.
-            let wire =
-                unsafe { core::slice::from_raw_parts(wire.as_ptr().cast::<W>(), batch.len()) };
-            encode_into_sink(wire, sink);
+        for (slot, &value) in wire.iter_mut().zip(batch) {
+            slot.write((form.narrow)(value));
+        }
+        // SAFETY: the first `batch.len()` slots were written just above.
+        let wire = unsafe { core::slice::from_raw_parts(wire.as_ptr().cast::<W>(), batch.len()) };
+        encode_into_sink(wire, sink);
+    }
+}
+
+/// `values` as the bulk encoders' input where `low_bits` says they are
+/// `int32` or `enum` values (checked here to be 4-byte integers): as
+/// [`SignExtended32`]s, whose varints are the values sign-extended to 64
+/// bits, or as `u32`s where no value is negative (the same varints) and the
+/// backend's encoder is faster on `u32`s (one vectorized pass says so).
+#[cfg(any(feature = "alloc", feature = "bytes"))]
+#[inline(always)]
+fn int32_wire<V>(values: &[V], low_bits: bool) -> Option<Int32Wire<'_>> {
+    if !(low_bits && size_of::<V>() == 4 && align_of::<V>() == 4) {
+        return None;
+    }
+    // `V` is a 4-byte integer (the `low_bits` contract; size and alignment
+    // checked above), so its bits are a `u32`.
+    // SAFETY: so the slice is valid as `u32`s.
+    let bits = unsafe { core::slice::from_raw_parts(values.as_ptr().cast::<u32>(), values.len()) };
+    if !crate::bulk::detected_backend().encodes_sign_extended_as_fast() && !any_top_bit(bits) {
+        return Some(Int32Wire::NonNegative(bits));
+    }
+    // And an `i32`, which is what a `repr(transparent)` `SignExtended32`
+    // holds.
+    // SAFETY: so the slice is valid as `SignExtended32`s.
+    Some(Int32Wire::SignExtended(unsafe {
+        core::slice::from_raw_parts(values.as_ptr().cast(), values.len())
+    }))
+}
+
+/// An `int32`/`enum` field as the bulk encoders take it ([`int32_wire`]).
+#[cfg(any(feature = "alloc", feature = "bytes"))]
+enum Int32Wire<'a> {
+    /// No value is negative: their bits are their wire values.
+    NonNegative(&'a [u32]),
+    /// Any values, whose varints the encoder sign-extends.
+    SignExtended(&'a [SignExtended32]),
+}
+
+/// Whether any of `bits` has its top bit set (an `int32` field's negative
+/// values): an OR of 16 lanes at a time, which the compiler keeps in
+/// vector registers (four `por` with a memory operand per 64 bytes in the
+/// baseline build), then the rest.
+#[cfg(any(feature = "alloc", feature = "bytes"))]
+#[inline(always)]
+fn any_top_bit(bits: &[u32]) -> bool {
+    let mut lanes = [0u32; 16];
+    let chunks = bits.chunks_exact(16);
+    let rest = chunks.remainder().iter().fold(0, |any, &b| any | b);
+    for chunk in chunks {
+        for (lane, &b) in lanes.iter_mut().zip(chunk) {
+            *lane |= b;
         }
     }
+    (lanes.iter().fold(rest, |any, &b| any | b)) >> 31 != 0
 }
 
 /// [`encode_slice_to_uninit`](crate::encode_slice_to_uninit) of the wire
@@ -1289,14 +1323,14 @@ fn encode_short_run<V: Copy, W: crate::varint::VarInt + Copy>(
             unsafe { core::slice::from_raw_parts(values.as_ptr().cast::<W>(), values.len()) };
         return crate::bulk::encode_slice_to_uninit(bits, room);
     }
-    if form.low_bits && size_of::<V>() == 4 && align_of::<V>() == 4 {
-        // `V` is a 4-byte integer (the `low_bits` contract, checked above).
-        // SAFETY: so its bits are `u32`s.
-        let bits =
-            unsafe { core::slice::from_raw_parts(values.as_ptr().cast::<u32>(), values.len()) };
-        if !any_top_bit(bits) {
-            return crate::bulk::encode_slice_to_uninit(bits, room);
+    match int32_wire(values, form.low_bits) {
+        Some(Int32Wire::NonNegative(bits)) => {
+            return crate::bulk::encode_slice_to_uninit(bits, room)
         }
+        Some(Int32Wire::SignExtended(ints)) => {
+            return crate::bulk::encode_slice_to_uninit(ints, room)
+        }
+        None => {}
     }
     let values = &values[..values.len().min(SHORT_PACKED_VALUES)];
     let mut wire = [MaybeUninit::<W>::uninit(); SHORT_PACKED_VALUES];
@@ -1306,24 +1340,6 @@ fn encode_short_run<V: Copy, W: crate::varint::VarInt + Copy>(
     // SAFETY: the first `values.len()` slots were written just above.
     let wire = unsafe { core::slice::from_raw_parts(wire.as_ptr().cast::<W>(), values.len()) };
     crate::bulk::encode_slice_to_uninit(wire, room)
-}
-
-/// Whether any of `bits` has its top bit set (an `int32` field's negative
-/// values): an OR of 16 lanes at a time, which the compiler keeps in
-/// vector registers (four `por` with a memory operand per 64 bytes in the
-/// baseline build), then the rest.
-#[cfg(any(feature = "alloc", feature = "bytes"))]
-#[inline(always)]
-fn any_top_bit(bits: &[u32]) -> bool {
-    let mut lanes = [0u32; 16];
-    let chunks = bits.chunks_exact(16);
-    let rest = chunks.remainder().iter().fold(0, |any, &b| any | b);
-    for chunk in chunks {
-        for (lane, &b) in lanes.iter_mut().zip(chunk) {
-            *lane |= b;
-        }
-    }
-    (lanes.iter().fold(rest, |any, &b| any | b)) >> 31 != 0
 }
 
 /// Encodes `values` into the sink's room in place, as many at a time as

@@ -21,6 +21,9 @@ mod sealed {
         fn to_u64(self) -> u64;
         /// Narrows; only called after the value was checked to fit.
         fn from_u64_unchecked(value: u64) -> Self;
+        /// [`to_u64`](Self::to_u64) sign-extends (a 4-byte type whose
+        /// varints run to 10 bytes): vector loads that widen must too.
+        const SIGN_EXTENDED: bool = false;
     }
 }
 pub(crate) use sealed::Sealed;
@@ -63,6 +66,38 @@ macro_rules! impl_varint {
     )*};
 }
 impl_varint!(u8, u16, u32, u64, usize);
+
+/// A protobuf `int32` or `enum` value as the bulk encoders take it: its
+/// varint is that of the value sign-extended to 64 bits, so a negative
+/// value takes 10 bytes (the protobuf encoding). A `&[i32]` is a
+/// `&[SignExtended32]` (`repr(transparent)`), so a packed `int32` field
+/// goes to the bulk encoders in one call, with no pass that converts or
+/// checks it first. Crate-private: only the encoders take it (its decode
+/// would be that of a `u64` truncated, which is `decode_wrapping`'s job).
+#[cfg(any(feature = "alloc", feature = "bytes"))]
+#[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Debug, Hash)]
+#[repr(transparent)]
+pub(crate) struct SignExtended32(pub(crate) i32);
+
+#[cfg(any(feature = "alloc", feature = "bytes"))]
+impl Sealed for SignExtended32 {
+    const MAX_U64: u64 = u64::MAX;
+    const SIGN_EXTENDED: bool = true;
+    #[inline(always)]
+    fn to_u64(self) -> u64 {
+        self.0 as i64 as u64
+    }
+    #[inline(always)]
+    fn from_u64_unchecked(value: u64) -> Self {
+        SignExtended32(value as i32)
+    }
+}
+
+#[cfg(any(feature = "alloc", feature = "bytes"))]
+impl VarInt for SignExtended32 {
+    // A negative value sign-extended to 64 bits: 10 bytes.
+    const MAX_LEN: usize = 10;
+}
 
 /// Turns a decoded `u64` and its length into the result for `T`: the one
 /// place that applies the narrowing rules, shared by every backend.

@@ -548,3 +548,82 @@ fn decode_packed_batches_on_every_backend() {
         }
     }
 }
+
+/// Every backend's bulk encoder on `SignExtended32` (protobuf `int32`,
+/// `enum`) writes what the scalar `u64` encoder writes for the values
+/// sign-extended to 64 bits: the same count, bytes and stopping point, for
+/// runs with no, some and only negative values and for outputs cut short
+/// anywhere; and `int32::encode_packed`/`put_packed` on each backend
+/// write the field value by value encoding gives.
+#[test]
+fn sign_extended_int32_encodes_as_its_u64_on_every_backend() {
+    use crate::protobuf::int32;
+    use crate::varint::SignExtended32;
+    let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
+    for case in 0..48usize {
+        let count = [0, 1, 7, 8, 31, 32, 33, 64, 100, 257, 1000, 3000][case % 12];
+        // Negative in none, 1 in 50, 1 in 10, half and all of the values;
+        // the positive ones of every length.
+        let negative_every = [0u64, 50, 10, 2, 1][case % 5];
+        let values: Vec<i32> = (0..count)
+            .map(|_| {
+                let r = next();
+                let positive = (r >> (32 + r % 32)) as i32 & 0x7fff_ffff;
+                if negative_every != 0 && (r >> 8) % negative_every == 0 {
+                    !positive
+                } else {
+                    positive
+                }
+            })
+            .collect();
+        let sign_extended: Vec<SignExtended32> =
+            values.iter().map(|&v| SignExtended32(v)).collect();
+        let wire: Vec<u64> = values.iter().map(|&v| v as i64 as u64).collect();
+        let full = wire.len() * 10 + 16;
+        for room in [full, full / 2, full / 3 + 5, 9, 0] {
+            let mut want = alloc::vec![0u8; room];
+            let want_counts = Backend::Scalar.encode_slice_into(&wire, &mut want);
+            for backend in supported() {
+                let mut got = alloc::vec![0u8; room];
+                let got_counts = backend.encode_slice_into(&sign_extended, &mut got);
+                assert_eq!(
+                    got_counts, want_counts,
+                    "{backend}: case {case}, room {room}"
+                );
+                assert_eq!(
+                    got[..got_counts.1],
+                    want[..want_counts.1],
+                    "{backend}: case {case}, room {room}"
+                );
+            }
+        }
+        let mut one_by_one = Vec::new();
+        for &value in &values {
+            let (bytes, len) = int32::encode(value);
+            one_by_one.extend_from_slice(&bytes[..usize::from(len)]);
+        }
+        for backend in supported() {
+            let mut packed = alloc::vec![0xaa];
+            let written = with_backend(backend, || int32::encode_packed(&values, &mut packed));
+            let (prefix, prefix_len) = crate::encode::encode(one_by_one.len() as u64);
+            assert_eq!(written, packed.len() - 1, "{backend}: case {case}");
+            assert_eq!(packed[0], 0xaa, "{backend}: case {case}");
+            assert_eq!(
+                &packed[1..1 + usize::from(prefix_len)],
+                &prefix[..usize::from(prefix_len)]
+            );
+            assert_eq!(
+                &packed[1 + usize::from(prefix_len)..],
+                &one_by_one[..],
+                "{backend}: case {case}"
+            );
+            #[cfg(feature = "bytes")]
+            {
+                let mut buf = bytes::BytesMut::new();
+                let put = with_backend(backend, || int32::put_packed(&values, &mut buf));
+                assert_eq!(&buf[..], &packed[1..], "{backend}: case {case}");
+                assert_eq!(put, buf.len(), "{backend}: case {case}");
+            }
+        }
+    }
+}

@@ -19,9 +19,10 @@ use core::mem::MaybeUninit;
 /// instruction (VBMI); the length is Go's `(9 * bit_length + 64) / 64` with
 /// `vplzcntq`; a masked add sets the continuation bits below it;
 /// `vpcompressb` squeezes the lanes' used bytes together for one masked
-/// store, which never writes past them. `u64` input goes in blocks of 32:
-/// a block without a value of 2^56 or more (one `vptestmq` of their OR)
-/// takes the 8-lane steps.
+/// store, which never writes past them. `u64` input (and protobuf `int32`
+/// as [`SignExtended32`](crate::varint::SignExtended32), sign-extended as it
+/// is loaded) goes in blocks of 32: a block without a value of 2^56 or more
+/// (one `vptestmq` of their OR) takes the 8-lane steps.
 ///
 /// The vector steps run only while `out` has room for their values' longest
 /// encoding (`MAX_LEN` bytes each), counted from `out.len()`, never from a
@@ -45,11 +46,11 @@ pub unsafe fn encode_slice_into<T: VarInt>(
     if T::MAX_LEN > 8 {
         const BLOCK: usize = 32;
         while values.len() - index >= BLOCK && out.len() - pos >= BLOCK * T::MAX_LEN {
-            let src = values[index..].as_ptr().cast::<u64>();
+            let src = values[index..].as_ptr();
             // SAFETY: 32 values from `index`, and room for 32 longest varints at
             // `pos` (loop condition); each step writes exactly its values' bytes.
             unsafe {
-                let load = |i: usize| _mm512_loadu_si512(src.add(8 * i).cast());
+                let load = |i: usize| load_qwords(src.add(8 * i));
                 let any = _mm512_or_si512(
                     _mm512_or_si512(load(0), load(1)),
                     _mm512_or_si512(load(2), load(3)),
@@ -69,7 +70,17 @@ pub unsafe fn encode_slice_into<T: VarInt>(
             index += BLOCK;
         }
     }
-    let (lanes, per_step) = if T::MAX_LEN > 8 {
+    // A sign-extended `int32` run left after the blocks (or shorter than
+    // one) with no negative value takes the 8-lane steps, as `u32`s would;
+    // one test for the whole rest, as the `u32` route had before the
+    // type existed.
+    let narrow_rest = T::SIGN_EXTENDED
+        && values[index..]
+            .iter()
+            .fold(0, |any, value| any | value.to_u64())
+            >> 56
+            == 0;
+    let (lanes, per_step) = if T::MAX_LEN > 8 && !narrow_rest {
         (&wide, 4)
     } else {
         (&narrow, 8)
@@ -79,8 +90,10 @@ pub unsafe fn encode_slice_into<T: VarInt>(
         // has room for their longest encoding (loop condition).
         unsafe {
             let src = values.as_ptr().add(index);
-            let in_lanes = if T::MAX_LEN > 8 {
-                duplicate_qwords(src.cast())
+            let in_lanes = if narrow_rest {
+                load_qwords(src)
+            } else if T::MAX_LEN > 8 {
+                duplicate_qwords(src)
             } else {
                 load_widened(src)
             };
@@ -198,17 +211,42 @@ unsafe fn encode_step(lanes: &EncodeLanes, values: __m512i, dst: *mut u8) -> usi
     }
 }
 
-/// Loads 4 `u64`, each duplicated into both qwords of a 16-byte lane.
+/// Loads 8 values of a type whose varints run to 10 bytes as qwords:
+/// 8-byte values as they are, else a sign-extended 4-byte type
+/// ([`SignExtended32`](crate::varint::SignExtended32)) widened with its
+/// sign (the only other such type).
+///
+/// # Safety
+/// 8 values must be readable at `src`; the CPU must support AVX-512 F.
+#[inline(always)]
+unsafe fn load_qwords<T: VarInt>(src: *const T) -> __m512i {
+    // SAFETY: the caller guarantees the reads and the CPU features.
+    unsafe {
+        if size_of::<T>() == 8 {
+            _mm512_loadu_si512(src.cast())
+        } else {
+            _mm512_cvtepi32_epi64(_mm256_loadu_si256(src.cast()))
+        }
+    }
+}
+
+/// Loads 4 values of a type whose varints run to 10 bytes (as
+/// [`load_qwords`]), each duplicated into both qwords of a 16-byte lane.
 ///
 /// # Safety
 /// 4 values must be readable at `src`; the CPU must support AVX-512 F.
 #[inline(always)]
-unsafe fn duplicate_qwords(src: *const u64) -> __m512i {
+unsafe fn duplicate_qwords<T: VarInt>(src: *const T) -> __m512i {
     // SAFETY: the caller guarantees the reads and the CPU features.
     unsafe {
+        let qwords = if size_of::<T>() == 8 {
+            _mm256_loadu_si256(src.cast())
+        } else {
+            _mm256_cvtepi32_epi64(_mm_loadu_si128(src.cast()))
+        };
         _mm512_permutexvar_epi64(
             _mm512_set_epi64(3, 3, 2, 2, 1, 1, 0, 0),
-            _mm512_castsi256_si512(_mm256_loadu_si256(src.cast())),
+            _mm512_castsi256_si512(qwords),
         )
     }
 }
