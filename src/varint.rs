@@ -113,3 +113,38 @@ pub(crate) fn narrow<T: VarInt>(value: u64, len: usize) -> Result<(T, usize), De
         Ok((T::from_u64_unchecked(value), len))
     }
 }
+
+/// A protobuf `int32` or `enum` slot as the bulk decoders fill it: the
+/// varint is decoded under `u64`'s rules (up to 10 bytes, a 10th byte of 0
+/// or 1) and the slot keeps the value's low 32 bits, which is the `int32`
+/// of a sign-extended negative value. A `Vec<i32>`'s spare capacity is a
+/// `[MaybeUninit<LowHalf32>]` (`repr(transparent)`), so a packed field
+/// decodes into it in one pass, with no `u64` buffer and no narrowing
+/// pass. The SSSE3/AVX2 grid decoders and the scalar ones take it through
+/// their generic code: their rules follow `MAX_LEN` and `MAX_U64` (those
+/// of `u64`), their stores the slot's size (the low halves of their
+/// 64-bit lanes). Crate-private.
+#[cfg(feature = "alloc")]
+#[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Debug, Hash)]
+#[repr(transparent)]
+pub(crate) struct LowHalf32(pub(crate) u32);
+
+#[cfg(feature = "alloc")]
+impl Sealed for LowHalf32 {
+    const MAX_U64: u64 = u64::MAX;
+    #[inline(always)]
+    fn to_u64(self) -> u64 {
+        u64::from(self.0)
+    }
+    #[inline(always)]
+    fn from_u64_unchecked(value: u64) -> Self {
+        // The low half: what the slot keeps.
+        LowHalf32(value as u32)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl VarInt for LowHalf32 {
+    // `u64`'s rules.
+    const MAX_LEN: usize = 10;
+}

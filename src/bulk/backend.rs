@@ -269,12 +269,12 @@ impl Backend {
     /// Whether [`Backend::decode_low_halves_uninit`] has a decoder here.
     #[cfg(feature = "alloc")]
     pub(crate) fn has_low_halves_decoder(self) -> bool {
-        #[cfg(all(target_arch = "x86_64", varint_turbo_avx512))]
-        if self == Backend::Avx512Vbmi2 {
-            return true;
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        if self == Backend::Neon {
+            return false;
         }
         let _ = self;
-        false
+        true
     }
 
     /// Whether this backend's bulk encoder takes a sign-extended `int32`
@@ -297,8 +297,10 @@ impl Backend {
     /// their low 32 bits (protobuf `int32`/`enum` packed fields, whose
     /// negative values are 10-byte varints), in one pass where this
     /// backend has such a decoder (AVX-512: its 64-bit lanes narrowed as
-    /// they are stored); `None` for the others, whose callers decode
-    /// `u64`s and narrow them. Errors are those of `decode_slice::<u64>`.
+    /// they are stored; SSSE3, AVX2 and scalar: their decoders on
+    /// [`LowHalf32`](crate::varint::LowHalf32) slots); `None` for NEON,
+    /// whose callers decode `u64`s and narrow them. Errors are those of
+    /// `decode_slice::<u64>`.
     #[cfg(feature = "alloc")]
     pub(crate) fn decode_low_halves_uninit(
         self,
@@ -321,10 +323,26 @@ impl Backend {
                     x86_64::avx512::decode_slice::decode_slice_low_halves(input, out)
                 }
             }),
-            _ => {
-                // Used by the AVX-512 arm only.
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            Backend::Neon => {
                 let _ = (input, out);
                 None
+            }
+            _ => {
+                trace_route!(LowHalves(self));
+                let len = out.len();
+                // `LowHalf32` is a `repr(transparent)` `u32`.
+                // SAFETY: so the slots are as many `LowHalf32` slots, and
+                // what the decoder stores into them is `u32`s.
+                let slots = unsafe {
+                    core::slice::from_raw_parts_mut(
+                        out.as_mut_ptr()
+                            .cast::<MaybeUninit<crate::varint::LowHalf32>>(),
+                        len,
+                    )
+                };
+                // SAFETY: the CPU supports the backend (checked above).
+                Some(unsafe { self.decode_uninit_supported(input, slots) })
             }
         }
     }

@@ -627,3 +627,70 @@ fn sign_extended_int32_encodes_as_its_u64_on_every_backend() {
         }
     }
 }
+
+/// `decode_low_halves_uninit` on every backend that has it: the result of
+/// the scalar `decode_slice::<u64>` on the same input and output length
+/// (values, bytes consumed, error kind, index and offset), each value
+/// narrowed to its low 32 bits; on the dispatch's inputs, negative
+/// `int32`s among them, and 10th bytes that overflow.
+#[test]
+fn low_halves_decode_as_u64_on_every_backend() {
+    use core::mem::MaybeUninit;
+    let mut next = xorshift(0x2545_f491_4f6c_dd1d);
+    let mut cases: Vec<Vec<u8>> = inputs().into_iter().step_by(2).collect();
+    for len in [20, 64, 130, 300, 1000, 5000] {
+        for bad in [false, true] {
+            // `int32`s, one in 8 negative (10 bytes), and with `bad` one
+            // 10th byte of 2 (an overflow) near the end.
+            let mut bytes = Vec::new();
+            while bytes.len() < len {
+                let r = next();
+                let value = if r % 8 == 0 {
+                    -((r >> 40) as i32) - 1
+                } else {
+                    (r >> (33 + r % 31)) as i32
+                };
+                let (varint, n) = crate::encode::encode(value as i64 as u64);
+                bytes.extend_from_slice(&varint[..usize::from(n)]);
+            }
+            if bad {
+                let at = bytes.len() - 20;
+                bytes.splice(
+                    at..at,
+                    [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02],
+                );
+            }
+            cases.push(bytes);
+        }
+    }
+    for backend in supported()
+        .into_iter()
+        .filter(|b| b.has_low_halves_decoder())
+    {
+        for input in &cases {
+            for slots in [input.len() + 1, input.len() / 3 + 1, 9] {
+                let mut halves = alloc::vec![MaybeUninit::<u32>::uninit(); slots];
+                let got = backend
+                    .decode_low_halves_uninit(input, &mut halves)
+                    .expect("a decoder");
+                let mut wide = alloc::vec![MaybeUninit::<u64>::uninit(); slots];
+                let want = Backend::Scalar.decode_uninit(input, &mut wide);
+                assert_eq!(got, want, "{backend}: {} bytes into {slots}", input.len());
+                let written = match want {
+                    Ok((n, _)) => n,
+                    Err(error) => error.index(),
+                };
+                for i in 0..written {
+                    // SAFETY: both decoders initialized their first `written` slots.
+                    let (half, value) = unsafe { (halves[i].assume_init(), wide[i].assume_init()) };
+                    assert_eq!(
+                        half,
+                        value as u32,
+                        "{backend}: value {i} of {} bytes",
+                        input.len()
+                    );
+                }
+            }
+        }
+    }
+}
