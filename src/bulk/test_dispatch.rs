@@ -563,12 +563,17 @@ fn sign_extended_int32_encodes_as_its_u64_on_every_backend() {
     for case in 0..48usize {
         let count = [0, 1, 7, 8, 31, 32, 33, 64, 100, 257, 1000, 3000][case % 12];
         // Negative in none, 1 in 50, 1 in 10, half and all of the values;
-        // the positive ones of every length.
+        // the others of every length, or (every third case) all 5 bytes.
         let negative_every = [0u64, 50, 10, 2, 1][case % 5];
         let values: Vec<i32> = (0..count)
             .map(|_| {
                 let r = next();
-                let positive = (r >> (32 + r % 32)) as i32 & 0x7fff_ffff;
+                let positive = if case % 3 == 0 {
+                    // 5 bytes each: the longest non-negative varints.
+                    (r as i32 | 0x1000_0000) & 0x7fff_ffff
+                } else {
+                    (r >> (32 + r % 32)) as i32 & 0x7fff_ffff
+                };
                 if negative_every != 0 && (r >> 8) % negative_every == 0 {
                     !positive
                 } else {
@@ -580,12 +585,19 @@ fn sign_extended_int32_encodes_as_its_u64_on_every_backend() {
             values.iter().map(|&v| SignExtended32(v)).collect();
         let wire: Vec<u64> = values.iter().map(|&v| v as i64 as u64).collect();
         let full = wire.len() * 10 + 16;
-        for room in [full, full / 2, full / 3 + 5, 9, 0] {
+        let mut exact = alloc::vec![0u8; full];
+        let exact = Backend::Scalar.encode_slice_into(&wire, &mut exact).1;
+        for room in [full, exact, exact + 3, full / 2, full / 3 + 5, 9, 0] {
             let mut want = alloc::vec![0u8; room];
             let want_counts = Backend::Scalar.encode_slice_into(&wire, &mut want);
             for backend in supported() {
-                let mut got = alloc::vec![0u8; room];
-                let got_counts = backend.encode_slice_into(&sign_extended, &mut got);
+                // Canary bytes after the room: nothing is written there.
+                let mut got = alloc::vec![0xa5u8; room + 96];
+                let got_counts = backend.encode_slice_into(&sign_extended, &mut got[..room]);
+                assert!(
+                    got[room..].iter().all(|&b| b == 0xa5),
+                    "{backend}: case {case}, room {room}: a write past the room"
+                );
                 assert_eq!(
                     got_counts, want_counts,
                     "{backend}: case {case}, room {room}"
