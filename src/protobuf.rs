@@ -1258,8 +1258,8 @@ fn encode_batches<V: Copy, W: crate::varint::VarInt + Copy>(
 /// `values` as the bulk encoders' input where `low_bits` says they are
 /// `int32` or `enum` values (checked here to be 4-byte integers): as
 /// [`SignExtended32`]s, whose varints are the values sign-extended to 64
-/// bits, or as `u32`s where no value is negative (the same varints) and the
-/// backend's encoder is faster on `u32`s (one vectorized pass says so).
+/// bits, or as `u32`s (the same varints) where the backend's encoder is
+/// faster on `u32`s and one vectorized pass finds no negative value.
 #[cfg(any(feature = "alloc", feature = "bytes"))]
 #[inline(always)]
 fn int32_wire<V>(values: &[V], low_bits: bool) -> Option<Int32Wire<'_>> {
